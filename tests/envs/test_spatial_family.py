@@ -10,7 +10,7 @@ from palaestra.envs.spatial.common import orientations
 from palaestra.envs.spatial.cube_net_folding import fold, glued_sides
 from palaestra.envs.spatial.hex_distance import free_distance, shortest
 from palaestra.envs.spatial.line_of_sight import crosses
-from palaestra.envs.spatial.map_colouring_ascii import colouring, greedy_fits, neighbours
+from palaestra.envs.spatial.map_colouring_ascii import adjacency, fewest_repaints, neighbours
 from palaestra.envs.spatial.polyomino_tiling import partition
 from palaestra.envs.spatial.relative_positions import count_layouts, holds
 from palaestra.envs.spatial.shape_transform import effective_steps, symmetry_images, transformed
@@ -167,22 +167,23 @@ def test_line_of_sight_exact_geometry_and_reasons() -> None:
     assert "C is seen" in task.verify(problem, "B").feedback
 
 
-def test_map_colouring_regions_greedy_and_any_proper_colouring() -> None:
+def test_map_colouring_regions_fewest_repaints_and_any_repair_within_the_budget() -> None:
     owner = [[0, 0, 1], [2, 3, 1], [2, 2, 1]]  # 0 and 2 touch; 3 touches all three; 0-1 and 1-2 touch
     edges = neighbours(owner)
     assert edges == {(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)}  # a complete graph on four regions
-    assert colouring(4, edges, 3) is None and colouring(4, edges, 4) is not None
-    # a 5-cycle needs 3 colours, and greedy in index order finds them (1, 2, 1, 2, 3)
+    # a 5-cycle painted 1, 1, 2, 2, 3: two clashes (A-B, C-D), mended by repainting one region of each
     cycle = {(0, 1), (1, 2), (2, 3), (3, 4), (0, 4)}
-    assert colouring(5, cycle, 2) is None and colouring(5, cycle, 3) is not None
-    assert greedy_fits(5, cycle, 3)
-    data = {"letters": "ABCDE", "colours": 3, "edges": sorted(map(list, cycle))}
+    painted = [1, 1, 2, 2, 3]
+    fewest, repaired = fewest_repaints(adjacency(5, cycle), 4, painted, bound=5)
+    assert fewest == 2 and sum(a != b for a, b in zip(painted, repaired)) == 2
+    data = {"letters": "ABCDE", "colours": 4, "edges": sorted(map(list, cycle)), "painted": painted, "budget": 2}
     task, problem = _with_data("spatial/map_colouring_ascii", **data)
-    for right in ("A = 1, B = 2, C = 1, D = 2, E = 3", "A=2, B=3, C=2, D=3, E=1", "a: 1; b: 2; c: 3; d: 1; e: 2"):
+    for right in ("A = 1, B = 4, C = 2, D = 1, E = 3", "A=4, B=1, C=2, D=4, E=3", "a: 1; b: 2; c: 1; d: 2; e: 3"):
         assert task.verify(problem, right).correct, right
-    assert "neighbours A and E both have colour 1" in task.verify(problem, "A = 1, B = 2, C = 1, D = 2, E = 1").feedback
-    assert "colours are 1 to 3" in task.verify(problem, "A = 1, B = 2, C = 1, D = 2, E = 4").feedback
-    assert not task.verify(problem, "A = 1, B = 2, C = 1, D = 2").parsed  # E left out
+    assert "neighbours A and B both have colour 1" in task.verify(problem, "A = 1, B = 1, C = 2, D = 1, E = 3").feedback
+    assert "colours are 1 to 4" in task.verify(problem, "A = 1, B = 5, C = 2, D = 1, E = 3").feedback
+    assert "3 regions are repainted (B, D, E)" in task.verify(problem, "A = 1, B = 3, C = 2, D = 1, E = 2").feedback
+    assert not task.verify(problem, "A = 1, B = 4, C = 2, D = 1").parsed  # E left out
 
 
 def test_relative_positions_uniqueness_search_and_broken_clue() -> None:

@@ -111,57 +111,6 @@ def neighbours(owner: list[list[int]]) -> set[tuple[int, int]]:
     return pairs
 
 
-# v1's colouring search and greedy filter: v2 no longer draws with them; kept for the family's hand-checked tests
-
-
-def colouring(count: int, edges: set[tuple[int, int]], colours: int) -> list[int] | None:
-    """A proper colouring of regions 0..count-1 by backtracking, or None when ``colours`` are too few.
-
-    Regions are taken in breadth-first order from the one with most neighbours, so each region placed has
-    already-coloured neighbours and dead ends show early.
-    """
-    adjacent: list[set[int]] = [set() for _ in range(count)]
-    for a, b in edges:
-        adjacent[a].add(b)
-        adjacent[b].add(a)
-    order: list[int] = []
-    for root in sorted(range(count), key=lambda v: -len(adjacent[v])):
-        if root in order:
-            continue
-        order.append(root)
-        queue = [root]
-        while queue:
-            vertex = queue.pop(0)
-            for other in sorted(adjacent[vertex], key=lambda v: -len(adjacent[v])):
-                if other not in order:
-                    order.append(other)
-                    queue.append(other)
-    chosen = [0] * count
-
-    def place(position: int) -> bool:
-        if position == count:
-            return True
-        region = order[position]
-        for colour in range(1, colours + 1):
-            if all(chosen[other] != colour for other in adjacent[region]):
-                chosen[region] = colour
-                if place(position + 1):
-                    return True
-        chosen[region] = 0
-        return False
-
-    return chosen[:] if place(0) else None
-
-
-def greedy_fits(count: int, edges: set[tuple[int, int]], colours: int) -> bool:
-    """Whether colouring in index order with the smallest colour free of earlier neighbours stays within k."""
-    chosen: list[int] = []
-    for index in range(count):
-        taken = {chosen[a if b == index else b] for a, b in edges if index in (a, b) and min(a, b) < index}
-        chosen.append(min(c for c in range(1, len(taken) + 2) if c not in taken))
-    return max(chosen) <= colours
-
-
 def random_colouring(rng: random.Random, adjacent: list[set[int]], colours: int) -> list[int] | None:
     """A proper colouring drawn at random: most constrained region first, colours tried in a random order."""
     count = len(adjacent)
@@ -453,18 +402,15 @@ class MapColouringAscii(Task):
         for a, b in problem.data["edges"]:
             if given[letters[a]] == given[letters[b]]:
                 return Verdict.wrong(f"neighbours {letters[a]} and {letters[b]} both have colour {given[letters[a]]}")
-        painted, budget = problem.data.get("painted"), problem.data.get("budget")
-        if painted is not None and budget is not None and len(painted) == len(letters):  # a plain colouring: no budget
-            changed = [letter for letter, colour in zip(letters, painted, strict=True) if given[letter] != colour]
-            if len(changed) > budget:
-                return Verdict.wrong(
-                    f"{len(changed)} regions are repainted ({', '.join(changed)}); at most {budget} may be"
-                )
+        budget = problem.data["budget"]
+        changed = [letter for letter, colour in zip(letters, problem.data["painted"], strict=True) if given[letter] != colour]
+        if len(changed) > budget:
+            return Verdict.wrong(f"{len(changed)} regions are repainted ({', '.join(changed)}); at most {budget} may be")
         return Verdict.right()
 
     def difficulty(self, problem: Problem) -> float:
         """Neighbouring pairs (the constraints) plus regions plus the repaints needed."""
-        return float(len(problem.data["edges"]) + len(problem.data["letters"]) + problem.data.get("budget", 0))
+        return float(len(problem.data["edges"]) + len(problem.data["letters"]) + problem.data["budget"])
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
         def rule(name: str) -> Callable[[Problem], str]:
