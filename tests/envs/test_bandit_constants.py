@@ -1,4 +1,4 @@
-"""games/multi_armed_bandit: repeating one machine blindly earns no reward (version 3).
+"""games/multi_armed_bandit: repeating one machine blindly earns no reward (since version 3).
 
 Version 2 put the reward's zero at the mean of all machines, so pulling one fixed machine every turn scored 1
 whenever it happened to be the best and partial credit whenever it was above the mean (0.52 on average at level 0).
