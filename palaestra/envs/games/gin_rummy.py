@@ -575,13 +575,16 @@ class _SuitBestDiscardTable(dict):  # type: ignore[type-arg]
     def __init__(self, higher: bool) -> None:
         super().__init__()
         self.higher = higher
+        self.ranked: dict[int, list[tuple[int, int, int]]] = {}  # per pattern, its two best (change, tie, rank)
 
     def __missing__(self, key: int) -> tuple[int, tuple[int, int, int, int], tuple[int, int, int, int]]:
-        sign, base = -1 if self.higher else 1, 13 * (key & 3)
-        entries = sorted((change, sign * rank, sign * (base + rank), base + rank)
-                         for rank, change in _SUIT_CHANGES[key >> 2])
+        sign, base, bits = -1 if self.higher else 1, 13 * (key & 3), key >> 2
+        ranked = self.ranked.get(bits)
+        if ranked is None:  # the order within a suit is the same in every suit: sorted once per pattern
+            ranked = self.ranked[bits] = sorted((change, sign * rank, rank) for rank, change in _SUIT_CHANGES[bits])[:2]
+        entries = [(change, tie, sign * (base + rank), base + rank) for change, tie, rank in ranked]
         entries += [(_NO_DISCARD, 0, 0, -1)] * 2
-        self[key] = (_SUIT_DEADWOOD[key >> 2], entries[0], entries[1])
+        self[key] = (_SUIT_DEADWOOD[bits], entries[0], entries[1])
         return self[key]
 
 
