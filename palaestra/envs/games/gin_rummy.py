@@ -45,7 +45,10 @@ first that wins, in the order that rejects soonest: the greedy pair first) and t
 Deadwood is counted suit by suit from tables of runs, over the few ways to pick the hand's sets. Measured side by
 side with the first version 2 code (same problems, interleaved, on a loaded moment of this shared 2-core machine):
 mean CPU per problem over the kit's timed seeds 29 / 37 / 53 / 92 / 55 ms per level against 47 / 54 / 57 / 145 /
-73 ms, 1.1-1.6 times faster. A searching oracle (a beam over draw sources and discards)
+73 ms, 1.1-1.6 times faster. Since then a best discard reads each suit's two best discards from a table (computed once per
+suit pattern) instead of every card's deadwood, and the set choices are memoised on the cards of the ranks
+held three times: the same problems, about twice as fast again (measured side by side, loaded 2-core machine:
+40-56 ms against 87-115 ms at level 3, the worst). A searching oracle (a beam over draw sources and discards)
 would keep three in four of the rule-proof deals and make generation 3-5 times faster, but the honest player wins
 only 20-30% of the deals it keeps (measured, 40 per level), so the oracle stays the greedy seer.
 """
@@ -315,24 +318,36 @@ def _partners(mask: int) -> int:
     return found
 
 
-def _set_choices(mask: int) -> list[int]:
+def _set_choices(mask: int) -> tuple[int, ...]:
     """The cards of each way to pick the sets (three or four of a rank) of a set of disjoint melds of ``mask``
     (no set first); the rest of such a set are runs, suit by suit."""
     a, b, c, d = mask & _SUIT_BITS, mask >> 13 & _SUIT_BITS, mask >> 26 & _SUIT_BITS, mask >> 39
     three = (a & b & (c | d)) | (c & d & (a | b))  # the ranks held in three suits or more
+    # the choices depend only on the cards of those ranks: memoised on them (few hands differ there)
+    return _rank_set_choices(mask & (three | three << 13 | three << 26 | three << 39)) if three else (0,)
+
+
+@functools.lru_cache(maxsize=100_000)
+def _rank_set_choices(cards: int) -> tuple[int, ...]:
+    """:func:`_set_choices` of ``cards``, every one of them in a rank held in three suits or more."""
+    a, b, c, d = cards & _SUIT_BITS, cards >> 13 & _SUIT_BITS, cards >> 26 & _SUIT_BITS, cards >> 39
+    three = (a & b & (c | d)) | (c & d & (a | b))
     choices = [0]
     while three:
         low = three & -three
-        options = [0, *(meld for meld, _ in _SETS[mask & _RANK_MASKS[low.bit_length() - 1]])]
+        options = [0, *(meld for meld, _ in _SETS[cards & _RANK_MASKS[low.bit_length() - 1]])]
         choices = [chosen | meld for chosen in choices for meld in options]
         three ^= low
-    return choices
+    return tuple(choices)
 
 
 @functools.lru_cache(maxsize=400_000)
 def _deadwood(mask: int) -> int:
     """The least deadwood of the hand ``mask`` over its sets of disjoint melds: over the choices of its sets, the
     least deadwood of the rest with runs only, suit by suit."""
+    a, b, c, d = mask & _SUIT_BITS, mask >> 13 & _SUIT_BITS, mask >> 26 & _SUIT_BITS, mask >> 39
+    if not (a & b & (c | d)) | (c & d & (a | b)):  # no three of a rank: no set to choose (most hands)
+        return _SUIT_DEADWOOD[a] + _SUIT_DEADWOOD[b] + _SUIT_DEADWOOD[c] + _SUIT_DEADWOOD[d]
     return min(_SUIT_DEADWOOD[rest & _SUIT_BITS] + _SUIT_DEADWOOD[rest >> 13 & _SUIT_BITS]
                + _SUIT_DEADWOOD[rest >> 26 & _SUIT_BITS] + _SUIT_DEADWOOD[rest >> 39]
                for rest in (mask & ~chosen for chosen in _set_choices(mask)))
@@ -453,11 +468,42 @@ class _SuitDeadwoodTable(dict):  # type: ignore[type-arg]
     """The least deadwood of one suit's cards (13 rank bits) with runs only, computed once per pattern."""
 
     def __missing__(self, bits: int) -> int:
-        self[bits] = _SUIT_TOTALS[bits] - _cover(_RUNS[bits << 2] if bits & bits >> 1 & bits >> 2 else [])
-        return self[bits]
+        # The lowest card is either deadwood or the lowest of a run (three or more in a row from it): the least
+        # deadwood over those few ways, each from a smaller pattern (memoised too). The same value as the most value
+        # covered by disjoint runs, and much cheaper to fill than listing the runs' combinations.
+        low = bits & -bits
+        rank = low.bit_length() - 1
+        best = _VALUES[rank] + self[bits ^ low]
+        run = low
+        for top in range(rank + 1, 13):
+            if not bits >> top & 1:
+                break
+            run |= 1 << top
+            if top >= rank + 2:
+                best = min(best, self[bits ^ run])
+        self[bits] = best
+        return best
 
 
 _SUIT_DEADWOOD = _SuitDeadwoodTable()
+_SUIT_DEADWOOD[0] = 0
+
+
+class _SuitChangeTable(dict):  # type: ignore[type-arg]
+    """``(rank, change of the suit's deadwood when it goes)`` for each card of one suit's 13 rank bits, computed once
+    per pattern (the suit does not matter: four times fewer to compute than per suit)."""
+
+    def __missing__(self, bits: int) -> tuple[tuple[int, int], ...]:
+        whole, rest, found = _SUIT_DEADWOOD[bits], bits, []
+        while rest:
+            low = rest & -rest
+            found.append((low.bit_length() - 1, _SUIT_DEADWOOD[bits ^ low] - whole))
+            rest ^= low
+        self[bits] = tuple(found)
+        return self[bits]
+
+
+_SUIT_CHANGES = _SuitChangeTable()
 
 
 class _SuitDiscardTable(dict):  # type: ignore[type-arg]
@@ -465,9 +511,8 @@ class _SuitDiscardTable(dict):  # type: ignore[type-arg]
     per pattern and suit (the key: the bits shifted left twice plus the suit)."""
 
     def __missing__(self, key: int) -> tuple[tuple[int, int], ...]:
-        bits, suit = key >> 2, key & 3
-        self[key] = tuple((13 * suit + rank, _SUIT_DEADWOOD[bits ^ 1 << rank] - _SUIT_DEADWOOD[bits])
-                          for rank in range(13) if bits >> rank & 1)
+        base = 13 * (key & 3)
+        self[key] = tuple((base + rank, change) for rank, change in _SUIT_CHANGES[key >> 2])
         return self[key]
 
 
@@ -481,8 +526,11 @@ def _melds_of(mask: int) -> list[int]:
         low = mask & -mask
         c = low.bit_length() - 1
         target = _deadwood(mask)
+        if _VALUES[c] + _deadwood(mask ^ low) == target:  # left loose in a best set (asked first: no meld search)
+            mask ^= low
+            continue
         found = next((m for m in MELDS[c] if m & mask == m and _deadwood(mask ^ m) == target), None)
-        if found is None or _value(c) + _deadwood(mask ^ low) == target:
+        if found is None:
             mask ^= low
         else:
             melds.append(found)
@@ -494,8 +542,68 @@ def _melds_of(mask: int) -> list[int]:
 def _best_discard(mask: int, keep: int | None) -> tuple[int, int]:
     """(the least deadwood after one discard, that discard) of a hand just after drawing, never discarding
     ``keep``; on a tie the higher rank goes (then the later suit)."""
-    deadwood, _, negative = min((left, -(c % 13), -c) for c, left in _discard_deadwoods(mask) if c != keep)
+    deadwood, _, negative = _least_discard(mask, keep, _SUIT_HIGH_DISCARDS)
     return deadwood, -negative
+
+
+def _least_discard(mask: int, keep: int | None, table: dict[int, tuple[int, tuple[int, int, int, int],
+                                                                      tuple[int, int, int, int]]]
+                   ) -> tuple[int, int, int]:
+    """The least ``(deadwood left, tie-break, tie-break)`` over the discards of ``mask`` but ``keep``, as
+    ``min((left, *key) for c, left in _discard_deadwoods(mask) if c != keep)`` with the key of ``table``
+    (:data:`_SUIT_HIGH_DISCARDS` or :data:`_SUIT_LOW_DISCARDS`), without listing every discard: the least over the
+    choices of sets of the least over the suits of each suit's best discard but ``keep`` (its first or second)."""
+    a, b, c, d = mask & _SUIT_BITS, mask >> 13 & _SUIT_BITS, mask >> 26 & _SUIT_BITS, mask >> 39
+    # most hands hold no three of a rank: then the only choice is no set (what _set_choices gives, without a call)
+    choices = _set_choices(mask) if (a & b & (c | d)) | (c & d & (a | b)) else (0,)
+    kept_suit = -1 if keep is None else keep // 13
+    least = (1000, 0, 0)
+    for chosen in choices:
+        if chosen:
+            rest = mask & ~chosen
+            a, b, c, d = rest & _SUIT_BITS, rest >> 13 & _SUIT_BITS, rest >> 26 & _SUIT_BITS, rest >> 39
+        suits = [table[a << 2], table[b << 2 | 1], table[c << 2 | 2], table[d << 2 | 3]]
+        firsts = [suits[0][1], suits[1][1], suits[2][1], suits[3][1]]
+        if kept_suit >= 0 and firsts[kept_suit][3] == keep:
+            firsts[kept_suit] = suits[kept_suit][2]  # the suit's second best goes instead of ``keep``
+        best = min(firsts)
+        if best[0] >= _NO_DISCARD:
+            continue  # the sets chosen hold every card but ``keep``: no discard outside them
+        found = (suits[0][0] + suits[1][0] + suits[2][0] + suits[3][0] + best[0], best[1], best[2])
+        if found < least:
+            least = found
+    return least
+
+
+_NO_DISCARD = 1000  # the change of a missing discard (a suit with fewer cards): above any real one
+
+
+class _SuitBestDiscardTable(dict):  # type: ignore[type-arg]
+    """Per pattern and suit (the key of :data:`_SUIT_DISCARDS`), the suit's deadwood (runs only) and its two best
+    discards as ``(change of the suit's deadwood, tie-break, tie-break, card)``, least first (``_NO_DISCARD``
+    where the suit has fewer cards): two, so that one is left when the other is the card that may not go.
+    ``higher``: the higher rank first on a tie (then the later card), else the lower."""
+
+    def __init__(self, higher: bool) -> None:
+        super().__init__()
+        self.higher = higher
+        self.ranked: dict[int, list[tuple[int, int, int]]] = {}  # per pattern, its two best (change, tie, rank)
+
+    def __missing__(self, key: int) -> tuple[int, tuple[int, int, int, int], tuple[int, int, int, int]]:
+        sign, base, bits = -1 if self.higher else 1, 13 * (key & 3), key >> 2
+        ranked = self.ranked.get(bits)
+        if ranked is None:  # the order within a suit is the same in every suit: sorted once per pattern
+            ranked = self.ranked[bits] = sorted((change, sign * rank, rank) for rank, change in _SUIT_CHANGES[bits])[:2]
+        entries = [(change, tie, sign * (base + rank), base + rank) for change, tie, rank in ranked]
+        entries += [(_NO_DISCARD, 0, 0, -1)] * 2
+        self[key] = (_SUIT_DEADWOOD[bits], entries[0], entries[1])
+        return self[key]
+
+
+# Computed once per pattern: a best discard reads two entries per suit instead of every card's deadwood (the rules'
+# play-outs ask for the best discard at every turn).
+_SUIT_HIGH_DISCARDS = _SuitBestDiscardTable(higher=True)
+_SUIT_LOW_DISCARDS = _SuitBestDiscardTable(higher=False)
 
 
 # --- the game -----------------------------------------------------------------------------------------------
@@ -734,7 +842,7 @@ def _rule_discard(mask: int, taken: int | None, discard: str) -> int:
     if discard == "least":
         return _best_discard(mask, taken)[1]
     if discard == "least, lower":
-        return min((left, c % 13, c) for c, left in _discard_deadwoods(mask) if c != taken)[2]
+        return _least_discard(mask, taken, _SUIT_LOW_DISCARDS)[2]
     loose = mask
     for m in _hand_melds(mask):
         loose &= ~m

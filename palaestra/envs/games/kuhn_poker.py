@@ -357,6 +357,7 @@ def _rules(data: dict[str, Any]) -> tuple[float, float, float, tuple[int, int, b
     call, always check or call, always check or fold, never fold, bet and call with the top half, bet the top
     card only and call with the top half."""
     n = data["cards"]
+    rates = _rates_key(data["strategy"])  # once, not per valued decision
     counts: dict[tuple[Any, ...], int] = {}
     best_total = random_total = 0.0
     hand_values: dict[tuple[Any, ...], tuple[float, float]] = {}
@@ -371,13 +372,13 @@ def _rules(data: dict[str, Any]) -> tuple[float, float, float, tuple[int, int, b
     second: dict[str, list[tuple[int, int, float, float]]] = {"check": [], "bet": []}  # (count, card, bold, meek)
     for (seat, mine, *opening), count in counts.items():
         if seat == 0:
-            first.append((count, mine, _value(data, 0, [], "bet", mine=mine),
-                          _value(data, 0, [], "check", later="call", mine=mine),
-                          _value(data, 0, [], "check", later="fold", mine=mine)))
+            first.append((count, mine, _value(data, 0, [], "bet", mine=mine, rates=rates),
+                          _value(data, 0, [], "check", later="call", mine=mine, rates=rates),
+                          _value(data, 0, [], "check", later="fold", mine=mine, rates=rates)))
         else:
             bold, meek = ("bet", "check") if opening == ["check"] else ("call", "fold")
-            second[opening[0]].append((count, mine, _value(data, 1, opening, bold, mine=mine),
-                                       _value(data, 1, opening, meek, mine=mine)))
+            second[opening[0]].append((count, mine, _value(data, 1, opening, bold, mine=mine, rates=rates),
+                                       _value(data, 1, opening, meek, mine=mine, rates=rates)))
     def bets(mine: int, b: int, bluff: bool) -> bool:  # from b up, and the lowest card too when bluffing
         return mine >= b or (bluff and mine == 1)
 
@@ -417,11 +418,14 @@ def _zero_of(rules: float, random_total: float, best_total: float) -> float:
     return max(random_total, rules - MARGIN * (best_total - rules))
 
 
-def _honest_action(guess: dict[str, Any], current: dict[str, Any]) -> str:
+def _honest_action(guess: dict[str, Any], current: dict[str, Any],
+                   rates: tuple[tuple[float, ...], ...] | None = None) -> str:
     """The honest player's action in the hand ``current`` (a record of :func:`_read_hands`): the best response to
-    the strategy in ``guess`` (the cards and the strategy estimated from the finished hands)."""
+    the strategy in ``guess`` (the cards and the strategy estimated from the finished hands; ``rates``: its
+    :func:`_rates_key`, if known)."""
     history = current["history"]
-    return max(_allowed(history), key=lambda a: _value(guess, current["hand"], history, a, mine=current["mine"]))
+    return max(_allowed(history), key=lambda a: _value(guess, current["hand"], history, a, mine=current["mine"],
+                                                       rates=rates))
 
 
 def _honest_score(data: dict[str, Any], zero: float | None = None) -> float:
@@ -429,6 +433,7 @@ def _honest_score(data: dict[str, Any], zero: float | None = None) -> float:
     the episode on the records it would read from the words (the estimate grows when a hand ends). ``zero``: the
     reward's zero (:func:`_zero`), if known."""
     n = data["cards"]
+    rates = _rates_key(data["strategy"])
     totals = [0.0, _zero(data) if zero is None else zero, 0.0]
     counts = _prior(n)
     values_at: dict[tuple[Any, ...], dict[str, float]] = {}
@@ -440,12 +445,13 @@ def _honest_score(data: dict[str, Any], zero: float | None = None) -> float:
             best_at[opened] = _hand_values(data, hand)[0]
         totals = add_hand(totals, best_at[opened], 0.0)
         guess = {"cards": n, "strategy": _rates(counts, n)}
+        guess_rates = _rates_key(guess["strategy"])  # once per hand, not per valued action
         record = {"hand": hand, "mine": mine, "history": history, "theirs": None}
         while _allowed(history):
             key = (hand % 2, mine, *history)
             if key not in values_at:
-                values_at[key] = {a: _value(data, hand, history, a) for a in _allowed(history)}
-            action = _honest_action(guess, record)
+                values_at[key] = {a: _value(data, hand, history, a, rates=rates) for a in _allowed(history)}
+            action = _honest_action(guess, record, guess_rates)
             totals = add_loss(totals, max(values_at[key].values()), values_at[key][action])
             history = [*history, action]
             reply = _opponent_reply(data, hand, history)
@@ -466,8 +472,9 @@ def _hand_values(data: dict[str, Any], hand: int) -> tuple[float, float]:
     """Hand ``hand``'s value under best response and under uniformly random decisions, once dealt."""
     history = _opening(data, hand)
     allowed = _allowed(history)
-    best = max(_value(data, hand, history, a) for a in allowed)
-    random_value = sum(_value(data, hand, history, a, later="random") for a in allowed) / len(allowed)
+    rates = _rates_key(data["strategy"])
+    best = max(_value(data, hand, history, a, rates=rates) for a in allowed)
+    random_value = sum(_value(data, hand, history, a, later="random", rates=rates) for a in allowed) / len(allowed)
     return best, random_value
 
 
@@ -541,52 +548,54 @@ def _settle(data: dict[str, Any], hand: int, history: list[str]) -> tuple[int, s
 
 
 def _value(data: dict[str, Any], hand: int, history: list[str], action: str, later: str = "best",
-           mine: int | None = None) -> float:
+           mine: int | None = None, rates: tuple[tuple[float, ...], ...] | None = None) -> float:
     """Expected chips of ``action`` now against ``data["strategy"]``, over the opponent's possible cards given
     what was seen, with the model's later decision (if any) at its best (``later="random"``: chosen at random;
     ``"call"`` or ``"fold"``: that one).
-    ``mine``: the model's card (default: the one dealt)."""
+    ``mine``: the model's card (default: the one dealt). ``rates``: :func:`_rates_key` of ``data["strategy"]``, if
+    the caller has it (the generator values many decisions against one strategy)."""
     if mine is None:
         mine, _ = _deal(data, hand)
-    strategy = data["strategy"]
     # Memoised by value: the generator values the same seat, card and actions over and over for each drawn strategy.
-    rates = (tuple(strategy["open"]), tuple(strategy["after_check"]), tuple(strategy["call"]))
+    if rates is None:
+        rates = _rates_key(data["strategy"])
     return _strategy_value(data["cards"], rates, hand % 2 == 0, mine, tuple(history), action, later)
+
+
+def _rates_key(strategy: dict[str, list[float]]) -> tuple[tuple[float, ...], ...]:
+    """The opening, after-check and calling rates per card of ``strategy``, as :func:`_strategy_value`'s key."""
+    return tuple(strategy["open"]), tuple(strategy["after_check"]), tuple(strategy["call"])
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def _strategy_value(n: int, rates: tuple[tuple[float, ...], ...], first: bool, mine: int, history: tuple[str, ...],
                     action: str, later: str) -> float:
-    """:func:`_value` for the strategy whose opening, after-check and calling rates per card are ``rates``."""
-    strategy = dict(zip(("open", "after_check", "call"), rates))
+    """:func:`_value` for the strategy whose opening, after-check and calling rates per card are ``rates``.
+    On lists in the order of the opponent's cards rather than dicts (it runs for every decision of every drawn
+    opponent): the same sums, term by term in the same order, so the same floats."""
+    opening, after_check, calls = rates
     others = [card for card in range(1, n + 1) if card != mine]
-    weight = {o: 1.0 for o in others}
+    weights = [1.0] * len(others)
     if not first:  # the opponent's opening tells something about its card
         bet_first = history[0] == "bet"
-        weight = {o: strategy["open"][o - 1] if bet_first else 1 - strategy["open"][o - 1] for o in others}
+        weights = [opening[o - 1] if bet_first else 1 - opening[o - 1] for o in others]
     if first and history == ("check", "bet"):
-        weight = {o: strategy["after_check"][o - 1] for o in others}
-    total = sum(weight.values())
+        weights = [after_check[o - 1] for o in others]
+    total = sum(weights)
     if total <= 0:
         return 0.0
-
-    def showdown(o: int, stake: int) -> float:
-        return stake if mine > o else -stake
-
-    def expect(chips: dict[int, float]) -> float:
-        return sum(weight[o] * chips[o] for o in others) / total
-
     if action == "fold":
         return -1.0
     if action == "call":
-        return expect({o: showdown(o, 2) for o in others})
+        return sum(w * (2 if mine > o else -2) for w, o in zip(weights, others)) / total
     if action == "bet":
-        return expect({o: strategy["call"][o - 1] * showdown(o, 2) + (1 - strategy["call"][o - 1]) for o in others})
+        return sum(w * (calls[o - 1] * (2 if mine > o else -2) + (1 - calls[o - 1]))
+                   for w, o in zip(weights, others)) / total
     if not first:  # check behind: showdown for the antes
-        return expect({o: showdown(o, 1) for o in others})
-    bets = {o: strategy["after_check"][o - 1] for o in others}
-    call = sum(weight[o] * bets[o] * showdown(o, 2) for o in others)
-    fold = -sum(weight[o] * bets[o] for o in others)
-    checked = sum(weight[o] * (1 - bets[o]) * showdown(o, 1) for o in others)
+        return sum(w * (1 if mine > o else -1) for w, o in zip(weights, others)) / total
+    bets = [after_check[o - 1] for o in others]
+    call = sum(w * b * (2 if mine > o else -2) for w, b, o in zip(weights, bets, others))
+    fold = -sum(w * b for w, b in zip(weights, bets))
+    checked = sum(w * (1 - b) * (1 if mine > o else -1) for w, b, o in zip(weights, bets, others))
     then = {"best": max(call, fold), "random": (call + fold) / 2, "call": call, "fold": fold}[later]
     return (checked + then) / total
