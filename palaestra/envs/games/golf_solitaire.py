@@ -102,16 +102,20 @@ class GolfSolitaire(MultiTurnTask):
             columns = [dealt[i * config.depth:(i + 1) * config.depth] for i in range(config.columns)]
             rest = dealt[config.columns * config.depth:]
             data: dict[str, Any] = {"columns": columns, "waste": rest[0], "stock": rest[1:]}
-            # The cheap tests first (each rejection is the same redraw, whatever the order): the rules' play-outs,
-            # against the column cards (at least ``best``), then the exact searches.
-            rules = {name: _rule_cleared(data, rule) for name, rule in RULES.items()}
+            # The cheap tests first (each rejection is the same redraw, whatever the order, so the tests may stop
+            # early and run in any order without changing which deal is kept): the rules' play-outs against the
+            # column cards (at least ``best``), whether any play clears ROOM past the best rule, then the exact
+            # searches (only on a deal that passed both: about one per problem).
+            cards = config.columns * config.depth
+            longest = _chain_lengths(columns)  # shared by the chain rule and the search below
+            rules = _rule_counts(columns, rest[0], rest[1:], cards - ROOM + 1, longest)
+            if rules is None:
+                return None
             top_rule = max(rules.values())
-            if config.columns * config.depth - top_rule < ROOM:
+            if not _reaches(columns, rest[0], rest[1:], top_rule + ROOM, longest):
                 return None
             game = _game(data)
             best = _best(game, _start(data))
-            if best - top_rule < ROOM:
-                return None
             spread = _spread(game, _start(data))
             mean = sum(cleared * chance for cleared, chance in spread)
             random_zero = _baseline(spread, mean, best)
@@ -310,10 +314,15 @@ def _searches(game: Game) -> tuple[Any, Any, Any]:
         if key >> 12:
             for column, shift in cards:
                 n = (key >> shift) & 15
-                if n and abs(column[n - 1] - waste) == 1:
+                if n and (column[n - 1] - waste == 1 or waste - column[n - 1] == 1):
                     children.append(solved(key - (1 << shift) + ((column[n - 1] - waste) << 8)))
             if drawn < stocked:
                 children.append(solved(key + ((stock[drawn] - waste) << 8) + 1))
+        if len(children) == 1:
+            # One move (often the draw): its child's result exactly (0.0 + chance / 1 is chance); the lists are
+            # never changed once stored, so sharing the child's is safe.
+            found = memo[key] = children[0]
+            return found
         if not children:
             cleared = dealt - sum((key >> shift) & 15 for shift in shifts)
             found = memo[key] = cleared, cleared, [1.0]
@@ -421,6 +430,147 @@ def _greedy_cleared(data: dict[str, Any]) -> int:
     return _rule_cleared(data, _greedy_move)
 
 
+def _chain_lengths(columns: Columns | list[list[int]]) -> Callable[[int], int]:
+    """The most column plays in a row (no draw) from a position of ``columns``, memoised for the deal: the position
+    is one int, the waste card in bits 0-3 and each column's cards left in a nibble from bit 4 (a search key of
+    :func:`_key` shifted right by 8, whose stock count is dropped: the chain never draws)."""
+    shifts = tuple(4 + 4 * i for i in range(len(columns)))
+    cards = tuple(zip(columns, shifts))
+    memo: dict[int, int] = {}
+
+    def longest(key: int) -> int:
+        found = memo.get(key)
+        if found is None:
+            top, found = key & 15, 0
+            for column, shift in cards:
+                n = (key >> shift) & 15
+                if n and (column[n - 1] - top == 1 or top - column[n - 1] == 1):
+                    length = 1 + longest(key - (1 << shift) - top + column[n - 1])
+                    if length > found:
+                        found = length
+            memo[key] = found
+        return found
+
+    return longest
+
+
+def _rule_counts(columns: list[list[int]], waste: int, stock: list[int], enough: int,
+                 longest: Callable[[int], int]) -> dict[str, int] | None:
+    """Every rule's count on the deal (as :func:`_rule_cleared` plays it), or None as soon as one clears ``enough``.
+
+    The generation's fast path: the six rules are played side by side, and rules that pick the same move stay on
+    one shared line (they part only where their moves differ: at the start most of them play the one playable card
+    or draw alike), so each position is read once for all of them. A position is one int: the waste card in bits
+    0-3 and each column's cards left in a nibble from bit 4; ``longest`` (:func:`_chain_lengths` of the columns)
+    gives the chain rule's measure, memoised for the whole deal. Each rule's tie-break is :func:`_rule_cleared`'s: the first column of
+    the most (max keeps the first), the last playable column for "last".
+    """
+    stocked = len(stock)
+    shifts = tuple(4 + 4 * i for i in range(len(columns)))
+    start = sum(len(column) << shift for column, shift in zip(columns, shifts)) | waste
+    dealt = sum(len(column) for column in columns)
+    counts: dict[str, int] = {}
+    lines = [(start, 0, tuple(RULES))]
+    while lines:
+        key, drawn, names = lines.pop()
+        top = key & 15
+        plays = []  # (column, its top card, the position after playing it), in column order
+        for i, (column, shift) in enumerate(zip(columns, shifts)):
+            n = (key >> shift) & 15
+            if n and (column[n - 1] - top == 1 or top - column[n - 1] == 1):
+                plays.append((i, column[n - 1], key - (1 << shift) - top + column[n - 1]))
+        if not plays:
+            if drawn < stocked and key >> 4:  # every rule draws
+                lines.append((key - top + stock[drawn], drawn + 1, names))
+                continue
+            cleared = dealt - sum((key >> shift) & 15 for shift in shifts)
+            if cleared >= enough:
+                return None
+            counts.update(dict.fromkeys(names, cleared))
+            continue
+        chosen: dict[int, list[str]] = {}  # the column played (-1: draw) -> the rules that play it
+        for name in names:
+            if len(plays) == 1:
+                pick = -1 if name == "draw" and drawn < stocked else plays[0][0]
+            elif name == "first":
+                pick = plays[0][0]
+            elif name == "last":
+                pick = plays[-1][0]
+            elif name == "draw":
+                pick = -1 if drawn < stocked else plays[0][0]
+            elif name == "tallest":
+                pick, most = -1, -1
+                for i, _, _ in plays:
+                    n = (key >> shifts[i]) & 15
+                    if n > most:
+                        pick, most = i, n
+            elif name == "chain":
+                pick, most = -1, -1
+                for i, _, after in plays:
+                    length = longest(after)
+                    if length > most:
+                        pick, most = i, length
+            else:  # follow: the play after which the most column cards fit the new waste card
+                pick, most = -1, -1
+                for i, card, after in plays:
+                    follow = 0
+                    for column, shift in zip(columns, shifts):
+                        n = (after >> shift) & 15
+                        if n and (column[n - 1] - card == 1 or card - column[n - 1] == 1):
+                            follow += 1
+                    if follow > most:
+                        pick, most = i, follow
+            chosen.setdefault(pick, []).append(name)
+        for pick, group in chosen.items():
+            if pick < 0:
+                lines.append((key - top + stock[drawn], drawn + 1, tuple(group)))
+            else:
+                after = next(after for i, _, after in plays if i == pick)
+                if not after >> 4:  # every column cleared
+                    if dealt >= enough:
+                        return None
+                    counts.update(dict.fromkeys(group, dealt))
+                else:
+                    lines.append((after, drawn, tuple(group)))
+    return {name: counts[name] for name in RULES}
+
+
+def _reaches(columns: list[list[int]], waste: int, stock: list[int], target: int,
+             longest: Callable[[int], int]) -> bool:
+    """Whether some play of the deal clears at least ``target`` column cards (that is, ``best >= target``).
+
+    The generation's test of a deal against the best rule: a depth-first search that stops at the first line that
+    gets there (a kept deal) and otherwise marks each position it has left behind, so a redrawn deal costs one
+    pass over its positions without the exact searches' arithmetic. A position is one int as in :func:`_searches`;
+    once the stock is spent, the rest is the longest chain (``longest``, :func:`_chain_lengths` of the columns).
+    """
+    shifts = tuple(12 + 4 * i for i in range(len(columns)))
+    cards = tuple(zip(columns, shifts))
+    stocked, dealt = len(stock), sum(len(column) for column in columns)
+    if target > dealt:
+        return False
+    seen: set[int] = set()
+
+    def search(key: int, cleared: int) -> bool:
+        if cleared >= target:
+            return True
+        if key in seen:
+            return False
+        seen.add(key)
+        waste, drawn = (key >> 8) & 15, key & 255
+        if drawn == stocked:
+            return cleared + longest(key >> 8) >= target
+        for column, shift in cards:
+            n = (key >> shift) & 15
+            if n and (column[n - 1] - waste == 1 or waste - column[n - 1] == 1):
+                if search(key - (1 << shift) + ((column[n - 1] - waste) << 8), cleared + 1):
+                    return True
+        return drawn < stocked and search(key + ((stock[drawn] - waste) << 8) + 1, cleared)
+
+    start = sum(len(column) << shift for column, shift in cards) | waste << 8
+    return search(start, 0)
+
+
 def _sampled_move(columns: Columns, waste: int, stock_left: int, pool: list[int], rng: random.Random) -> str:
     """The move whose exact best count (:func:`_best`) is highest on average over :data:`SAMPLES` stocks of
     ``stock_left`` cards drawn from ``pool`` (the ranks not yet seen); a column play before the draw on a tie."""
@@ -432,11 +582,52 @@ def _sampled_move(columns: Columns, waste: int, stock_left: int, pool: list[int]
     if len(moves) == 1:
         return moves[0]
     totals = dict.fromkeys(moves, 0)
+    longest = _chain_lengths(columns)  # the columns' chains, the same under every sampled stock
     for stock in stocks:
-        game = (columns, stock)
+        best = _best_only(columns, stock, longest)
         for move in moves:
-            totals[move] += _best(game, _apply(game, state, move))
+            totals[move] += best(_key(_apply((columns, stock), state, move)))
     return max(moves, key=lambda move: (totals[move], move != DRAW))
+
+
+def _best_only(columns: Columns, stock: tuple[int, ...],
+               longest: Callable[[int], int] | None = None) -> Callable[[int], int]:
+    """The best count from a position (one int, as :func:`_key` writes it) of the deal ``columns``/``stock``: the
+    same count as :func:`_best`, without random play's spread (the honest player's lookahead needs only the best,
+    on a fresh stock each time). One memo serves all of a stock's moves; a position stops at a line that clears
+    every column card (no line clears more); once the stock is spent the rest is the longest chain
+    (:func:`_chain_lengths`, whose memo ``longest`` the caller may share between stocks of the same columns)."""
+    shifts = tuple(12 + 4 * i for i in range(len(columns)))
+    cards = tuple(zip(columns, shifts))
+    stocked, dealt = len(stock), sum(len(column) for column in columns)
+    chain = longest or _chain_lengths(columns)
+    memo: dict[int, int] = {}
+
+    def best(key: int, cleared: int) -> int:
+        found = memo.get(key)
+        if found is not None:
+            return found
+        waste, drawn = (key >> 8) & 15, key & 255
+        if drawn == stocked:
+            found = cleared + chain(key >> 8)
+        else:
+            found = cleared
+            for column, shift in cards:
+                n = (key >> shift) & 15
+                if n and (column[n - 1] - waste == 1 or waste - column[n - 1] == 1):
+                    child = best(key - (1 << shift) + ((column[n - 1] - waste) << 8), cleared + 1)
+                    if child > found:
+                        found = child
+                        if found == dealt:
+                            break
+            if found < dealt and key >> 12:
+                child = best(key + ((stock[drawn] - waste) << 8) + 1, cleared)
+                if child > found:
+                    found = child
+        memo[key] = found
+        return found
+
+    return lambda key: best(key, dealt - sum((key >> shift) & 15 for shift in shifts))
 
 
 def _longest_chain(columns: Columns, waste: int) -> tuple[int, int]:
