@@ -35,11 +35,14 @@ over them (a sampled lookahead; it plays better than each rule without seeing th
 Levels grow the columns and the stock. The difficulty measure is the number of column cards plus
 a tenth of the stock plus the share of ``best`` random play misses.
 
-Generation speed: about 15-55 ms per problem per level on this 2-core machine (it varies with the seeds; version 1:
-about 6 ms). The six rules are played out on each drawn deal first (cheap), then the deal is solved exhaustively (one
-pass over its few hundred states) for the most cards that can be cleared and for the exact spread of random play's
-result; a deal where a rule comes within :data:`ROOM` of the best is redrawn, and most deals are redrawn so. All of it is kept: the reward is
-normalised to it exactly.
+Generation speed: about 5-18 ms of CPU per problem per level on a busy 2-core machine (level 1 the slowest: its
+small deals are redrawn about 25 times a problem; version 1: about 6 ms; this version as first written: 17-68 ms).
+Most deals are redrawn, so a redraw must be cheap, and the tests run cheapest first (a redraw is a redraw whichever
+test makes it, so the kept deals do not depend on their order): the six rules are played side by side on each drawn
+deal (:func:`_rule_counts`), then a search that stops at the first line clearing :data:`ROOM` past the best rule
+(:func:`_reaches`) rejects the deals where no play does; only a kept deal is solved exhaustively (one pass over its
+few hundred states) for the most cards that can be cleared and for the exact spread of random play's result. All of
+it is kept: the reward is normalised to it exactly.
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANDOM_REWARD = 0.05  # random play's zero: the count at which uniformly random legal play averages at most this
 RULE_SHARE = 0.8  # the reward's zero: this share of the way from random play's zero to the best simple rule's count
 ROOM = 2  # column cards the best play clears past the best simple rule at least (else the deal is redrawn)
-SAMPLES = 40  # stocks the honest player draws from the unseen cards per move (about 0.2-0.5 s per game)
+SAMPLES = 40  # stocks the honest player draws from the unseen cards per move (about 0.1 s of CPU per game)
 SLIPS = 2  # refused moves the turn budget allows
 DRAW = "draw"
 _MOVE = re.compile(r"^(?:(?:play|move|take)\s+)?(?:(?:from\s+)?(?:the\s+)?(?:column|col\.?|pile)\s*)?(\d{1,2})$"
