@@ -542,36 +542,41 @@ def _reaches(columns: list[list[int]], waste: int, stock: list[int], target: int
              longest: Callable[[int], int]) -> bool:
     """Whether some play of the deal clears at least ``target`` column cards (that is, ``best >= target``).
 
-    The generation's test of a deal against the best rule: a depth-first search that stops at the first line that
-    gets there (a kept deal) and otherwise marks each position it has left behind, so a redrawn deal costs one
-    pass over its positions without the exact searches' arithmetic. A position is one int as in :func:`_searches`;
-    once the stock is spent, the rest is the longest chain (``longest``, :func:`_chain_lengths` of the columns).
+    The generation's test of a deal against the best rule, without the exact searches' arithmetic: the positions
+    are visited one stock card at a time (every position reachable by column plays with that many cards drawn,
+    then each of them draws), and the search stops at the first position that gets there (a kept deal); a redrawn
+    deal costs one pass over its positions, mostly a few hundred. A position is one int as in :func:`_searches`,
+    with the cards cleared above the columns' nibbles, so ``key >= goal`` reads "cleared at least ``target``"; the
+    count is implied by the cards left, so it makes no two positions differ. Once the stock
+    is spent, the rest of a line is the longest chain (``longest``, :func:`_chain_lengths` of the columns).
     """
     shifts = tuple(12 + 4 * i for i in range(len(columns)))
     cards = tuple(zip(columns, shifts))
-    stocked, dealt = len(stock), sum(len(column) for column in columns)
-    if target > dealt:
+    if target > sum(len(column) for column in columns):
         return False
-    seen: set[int] = set()
-
-    def search(key: int, cleared: int) -> bool:
-        if cleared >= target:
-            return True
-        if key in seen:
-            return False
-        seen.add(key)
-        waste, drawn = (key >> 8) & 15, key & 255
-        if drawn == stocked:
-            return cleared + longest(key >> 8) >= target
-        for column, shift in cards:
-            n = (key >> shift) & 15
-            if n and (column[n - 1] - waste == 1 or waste - column[n - 1] == 1):
-                if search(key - (1 << shift) + ((column[n - 1] - waste) << 8), cleared + 1):
-                    return True
-        return drawn < stocked and search(key + ((stock[drawn] - waste) << 8) + 1, cleared)
-
-    start = sum(len(column) << shift for column, shift in cards) | waste << 8
-    return search(start, 0)
+    count = 12 + 4 * len(columns)  # the cleared count's lowest bit
+    goal, position = target << count, (1 << (count - 8)) - 1  # position: the chain's key, from the waste up
+    frontier = [sum(len(column) << shift for column, shift in cards) | waste << 8]
+    if frontier[0] >= goal:
+        return True
+    for card in stock:
+        seen = set(frontier)
+        todo = frontier
+        while todo:
+            key = todo.pop()
+            top = (key >> 8) & 15
+            for column, shift in cards:
+                n = (key >> shift) & 15
+                if n and (column[n - 1] - top == 1 or top - column[n - 1] == 1):
+                    child = key + ((column[n - 1] - top) << 8) - (1 << shift) + (1 << count)
+                    if child not in seen:
+                        if child >= goal:
+                            return True
+                        seen.add(child)
+                        todo.append(child)
+        drawn = (card << 8) + 1  # the waste becomes the card; one more drawn
+        frontier = list({(key & ~0xF00) + drawn for key in seen})
+    return any((key >> count) + longest((key >> 8) & position) >= target for key in frontier)
 
 
 def _sampled_move(columns: Columns, waste: int, stock_left: int, pool: list[int], rng: random.Random) -> str:
