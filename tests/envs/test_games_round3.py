@@ -421,10 +421,10 @@ def test_gomoku_refuses_bad_moves_and_plans() -> None:
     source = make_source("games/gomoku")
     problem = source.sample(1, 0)
     state = source.initial_state(problem)
-    taken = problem.data["mine"][0]
-    outcome = source.play(problem, state, hex_game.cell_name(taken // 11, taken % 11))
+    taken, size = problem.data["mine"][0], problem.data["size"]
+    outcome = source.play(problem, state, hex_game.cell_name(taken // size, taken % size))
     assert outcome.state == state and "is taken" in outcome.observation
-    for bad in ("e5 f6", "e5, f6", "e5 then f6", "z3", "e12"):
+    for bad in ("e5 f6", "e5, f6", "e5 then f6", "z3", f"e{size + 1}"):  # the last: a row past the board
         outcome = source.advance(problem, state, source.format_answer(bad))
         assert not outcome.verdict.parsed and outcome.state == state and "such as e5" in outcome.observation
 

@@ -17,24 +17,41 @@ row within the turns (``N`` plus the level's spare turns), 0 otherwise.
 Positions are built backwards: a cell where one X stone makes two fours at once, then, ``N - 2``
 times, an earlier X move that makes a four (three new X stones on a fresh line through one of the
 pattern's stones, away from the other stones, whose fifth cell the opponent will block; every
-line's stones read ``X . X . X``, so no one move makes an open four), plus O
-stones scattered away from the pattern. A search over X's four-making moves (at most ``N`` moves
-deep, each forcing one reply, memoised) keeps a position only if its shortest such win has exactly
-``N`` moves and O holds no four of its own along the way; the oracle plays a shortest one. Levels
-lengthen the line (2 to 4 moves), grow the board and cut the spare turns and the opponent's noise.
-The difficulty measure is ``N`` plus a twentieth of the board's side and of its stones, plus half
-the opponent's accuracy.
+line's stones read ``X . X . X``, so no one move makes an open four). Around it go up to three
+poisoned fours (decoys): a cell that makes a four and two threes at once, whose forced block gives
+O a four of its own (three O stones on a line through the block), so that any further four of X's
+loses at once; then O stones scattered away from the line of play, about as many as X's. A search
+over X's four-making moves (at most ``N`` moves deep, each forcing one reply, memoised) keeps a
+position only if its shortest such win has exactly ``N`` moves and O holds no four of its own
+along the way; the oracle plays a shortest one. Levels lengthen the line (2 to 4 moves), grow the
+board and cut the spare turns and the opponent's noise. The difficulty measure is ``N`` plus a
+twentieth of the board's side and of its stones, plus half the opponent's accuracy.
 
-Generation speed: about 100 to 115 problems/s at level 4 on this 2-core machine. Each built position is searched for
-the shortest win by fours (every four threat and the forced reply, to the level's depth), and about 2 in 3 are
-redrawn because the shortest win is shorter than the level's. The search is kept because the prompt promises a win in
-exactly that many moves.
+Cheap rules (v2, red team r24). Each completes five if it can, else makes the four it ranks highest, else plays a
+random empty cell next to a stone: the four making the most fours then threes; the four leaving the most fours after
+the block (two-ply); a double four, else the four nearest the centre / with the most X stones within two cells / first
+in reading order. In v1 the forcing move was the only four that also made a three, and these rules won (40 games a
+level; levels 0, 2, 4): most fours then threes 1.00 1.00 0.82; two-ply 1.00 0.82 0.65; nearest the stones 1.00 0.68
+0.42; nearest the centre 1.00 0.60 0.33; first double four 1.00 0.45 0.40; a random four 0.30 0.20 0.10. From level 1
+on a position is kept only if no rule wins it whatever its tie-break (``_rule_wins``: every tie followed, each four
+forcing its block), and the decoys make that common; the declared rules (ties in reading order) then score 0.00 at
+levels 1-4 and a random four at most 0.07, a random double-else-four at most 0.25 (level 2). At level 0 the win is a
+double four in one move, which every rule preferring double fours finds (1.00 there, by construction: finding it is
+the skill). Level 1's board grew from 11 to 13 for the decoys to fit.
+
+Generation speed: about 35 to 60 ms of CPU a problem at levels 1-4 on this busy 2-core machine (before r3s24's
+rewrite on bit boards, 90 to 180 ms; v1: 2 to 25 ms): about one built position in five has its shortest win exactly
+at the level's length, and of those about one dressing in four (decoys and O stones, up to four per built line) beats
+every rule. The search is kept because the prompt promises a win in exactly that many moves; the rule check, because
+the rules won without reading. What is left is mostly the random draws of the decoys (about three quarters of the
+dressing's time at level 1), which the rewrite keeps call for call so that every (level, seed) gives the same problem.
 """
 
 from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +59,9 @@ from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, 
 from palaestra.envs.games.common import cell_name, read_cell, render_board
 
 FIVE = 5
+DRESSINGS = 4  # decoys and O stones drawn per line of play before it is redrawn
+DECOY_TRIES = 30  # cells tried as a dead-end four's move
+DECOYS = 3  # dead-end fours tried per position (each added where it fits)
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
@@ -64,8 +84,9 @@ class Gomoku(MultiTurnTask):
         spare: int  # turns allowed beyond ``moves``
         noise: float  # share of the opponent's free moves played at random
 
-    presets = (Config(2, 11, 2, 0.5), Config(3, 11, 2, 0.3), Config(3, 13, 1, 0.15), Config(4, 13, 1, 0.05),
+    presets = (Config(2, 11, 2, 0.5), Config(3, 13, 2, 0.3), Config(3, 13, 1, 0.15), Config(4, 13, 1, 0.05),
                Config(4, 15, 1, 0.0))
+    version = 2
     bounded = "positions won in exactly five or more fours are too rare among the built ones for generation's CPU budget"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -73,12 +94,18 @@ class Gomoku(MultiTurnTask):
 
         def draw() -> tuple[list[int], list[int]] | None:
             built = _build(rng, size, moves)
-            if built is None:
+            if built is None or _shortest(size, frozenset(built[0]), frozenset(), moves) != moves:
                 return None
-            mine, theirs = frozenset(built[0]), frozenset(built[1])
-            if _completions(size, mine, theirs) or _completions(size, theirs, mine):
-                return None
-            return (sorted(mine), sorted(theirs)) if _shortest(size, mine, theirs, moves) == moves else None
+            for _ in range(DRESSINGS):  # decoys and O stones around the line of play
+                mine, theirs = (frozenset(stones) for stones in _dress(rng, size, *built))
+                # pure checks, all of which must pass: ordered by cost against how often they reject (the rules
+                # reject most dressings, the exact-length search few), which changes the time, not the outcome
+                if (_completions(size, mine, theirs) or _completions(size, theirs, mine)
+                        or moves > 2 and _any_rule_wins(size, mine, theirs, moves + config.spare)):
+                    continue
+                if _shortest(size, mine, theirs, moves) == moves:
+                    return sorted(mine), sorted(theirs)
+            return None
 
         mine, theirs = retry(draw, what=f"a position won by fours in exactly {moves} moves")
         board = _board(size, mine, theirs)
@@ -134,6 +161,21 @@ class Gomoku(MultiTurnTask):
             return Outcome(after, Verdict.wrong("lost"), f"{said} Five in a row: you lose.\n{picture}", True)
         return Outcome.goes_on(after, f"{said}\n{picture}")
 
+    def heuristics(self) -> dict[str, Any]:
+        def rule(name: str) -> Any:
+            def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+                size = problem.data["size"]
+                mine, theirs = frozenset(state["mine"]), frozenset(state["theirs"])
+                choices = _rule_choices(size, mine, theirs, name)
+                if choices:
+                    cell = choices[0]
+                else:  # no five and no four: a random empty cell next to a stone
+                    empty = [c for c in range(size * size) if c not in mine and c not in theirs]
+                    cell = rng.choice([c for c in empty if _near(size, c, mine | theirs, 1)] or empty)
+                return cell_name(cell // size, cell % size)
+            return policy
+        return {name: rule(name) for name in RULES}
+
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         size = problem.data["size"]
         mine, theirs = frozenset(state["mine"]), frozenset(state["theirs"])
@@ -161,15 +203,49 @@ def _lines(size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...
 
 
 def _completions(size: int, me: frozenset[int] | set[int], them: frozenset[int] | set[int]) -> set[int]:
-    """The empty cells that would give ``me`` five in a row."""
-    found: set[int] = set()
-    masks = _line_masks(size)
-    mine, theirs = _bits(me), _bits(them)
-    for index in _lines_of(size, me):
-        rest = masks[index] & ~mine
-        if rest and not rest & (rest - 1) and not rest & theirs:  # one cell of the line is not ``me``'s, empty
-            found.add(rest.bit_length() - 1)
-    return found
+    """The empty cells that would give ``me`` five in a row (:func:`_completion_bits` on cell sets)."""
+    if len(me) < FIVE - 1:
+        return set()
+    return _cells(size, _completion_bits(size, _pad(size, me), _pad(size, them)))
+
+
+def _pad(size: int, stones: Iterable[int]) -> int:
+    """Cells as a padded bit board (:func:`_padded_bits`)."""
+    bit = _padded_bits(size)
+    return sum(map(bit.__getitem__, stones))
+
+
+def _completion_bits(size: int, mine: int, them: int) -> int:
+    """The empty cells that would give ``mine`` five in a row, all as padded bit boards.
+
+    By shifts of a padded bit board (an empty column after each row, so no line wraps): a cell completes five where
+    the four other cells of a five-cell window through it, in some direction, all hold ``mine``'s stones."""
+    found = 0
+    for step in (1, size + 1, size + 2, size):
+        up1, up2 = mine << step, mine << 2 * step
+        down1, down2 = mine >> step, mine >> 2 * step
+        near = up1 & down1
+        up12, down12 = up1 & up2, down1 & down2
+        found |= (up12 & up2 << step & up2 << 2 * step | down12 & down2 >> step & down2 >> 2 * step
+                  | near & up2 & (mine << 3 * step | down2) | near & down2 & mine >> 3 * step)
+    return found & _padded_board(size) & ~mine & ~them
+
+
+def _padded_cell(size: int, low: int) -> int:
+    """The cell of a padded board's single bit ``low``."""
+    index = low.bit_length() - 1
+    return index // (size + 1) * size + index % (size + 1)
+
+
+@functools.cache
+def _padded_bits(size: int) -> tuple[int, ...]:
+    """Each cell's bit on a board of ``size + 1`` columns (the last always empty, so no line wraps)."""
+    return tuple(1 << (c // size * (size + 1) + c % size) for c in range(size * size))
+
+
+@functools.cache
+def _padded_board(size: int) -> int:
+    return sum(_padded_bits(size))
 
 
 @functools.cache
@@ -178,7 +254,7 @@ def _line_masks(size: int) -> tuple[int, ...]:
     return tuple(sum(1 << c for c in line) for line in _lines(size)[0])
 
 
-def _bits(stones: frozenset[int] | set[int]) -> int:
+def _bits(stones: Iterable[int]) -> int:
     return sum(1 << c for c in stones)
 
 
@@ -189,15 +265,75 @@ def _lines_of(size: int, stones: frozenset[int] | set[int]) -> set[int]:
 
 
 def _four_moves(size: int, me: frozenset[int], them: frozenset[int]) -> list[int]:
-    """The empty cells where a stone of ``me`` makes a four (a line with four of its stones and one empty cell)."""
-    found: set[int] = set()
-    lines, masks = _lines(size)[0], _line_masks(size)
-    mine, theirs = _bits(me), _bits(them)
-    for index in _lines_of(size, me):
-        mask = masks[index]
-        if (mask & mine).bit_count() == 3 and not mask & theirs:
-            found.update(c for c in lines[index] if not mine >> c & 1)
-    return sorted(found)
+    """The empty cells where a stone of ``me`` makes a four (:func:`_four_bits` on cell sets), in reading order."""
+    return sorted(_cells(size, _four_bits(size, _pad(size, me), _pad(size, them))))
+
+
+def _four_bits(size: int, mine: int, them: int) -> int:
+    """The empty cells where a stone of ``mine`` makes a four (a line with four of its stones and one empty cell).
+
+    By shifts of the padded bit board, like :func:`_completion_bits`: the two empty cells of every five-cell window
+    holding three of ``mine``'s stones and none of ``them``'s."""
+    empty = _padded_board(size) & ~mine & ~them
+    found = 0
+    for step in (1, size + 1, size + 2, size):
+        stones = [mine >> (k * step) for k in range(FIVE)]
+        holes = [empty >> (k * step) for k in range(FIVE)]
+        for i, j in _PAIRS:
+            start = holes[i] & holes[j]
+            for k in range(FIVE):
+                if k != i and k != j:
+                    start &= stones[k]
+            if start:
+                found |= start << (i * step) | start << (j * step)
+    return found
+
+
+
+@functools.lru_cache(maxsize=1 << 14)  # the five rules ask it of the same position
+def _four_threats(size: int, mine: int, them: int) -> dict[int, int]:
+    """Per four-making cell of ``mine`` (as a bit, in reading order), the cells its four threatens (as bits).
+
+    Where ``mine`` has no five to complete, these are exactly the completions after the move (a five-cell window
+    without the move already held four of ``mine``): the other empty cell of each window holding three of ``mine``,
+    the move, and none of ``them``; so the searches read them here instead of scanning the board per move."""
+    empty = _padded_board(size) & ~mine & ~them
+    usable = mine | empty
+    table: dict[int, int] = {}
+    for step in (1, size + 1, size + 2, size):
+        # windows (by their first cell) on the board, free of ``them``, with exactly two empty cells: counted with
+        # bit-parallel "at least one / two / three" flags rather than per pair of cells
+        holes = [empty >> (k * step) for k in range(FIVE)]
+        free = usable
+        one = two = three = 0
+        for k, hole in enumerate(holes):
+            if k:
+                free &= usable >> (k * step)
+            three |= two & hole
+            two |= one & hole
+            one |= hole
+        start = free & two & ~three
+        while start:
+            low = start & -start
+            start ^= low
+            a, b = (low << k * step for k in range(FIVE) if holes[k] & low)
+            table[a] = table.get(a, 0) | b
+            table[b] = table.get(b, 0) | a
+    return {move: table[move] for move in sorted(table)}
+
+
+_PAIRS = tuple((i, j) for i in range(FIVE) for j in range(i + 1, FIVE))
+
+
+def _cells(size: int, bits: int) -> set[int]:
+    """The cells of a padded bit board."""
+    cells, stride = set(), size + 1
+    while bits:
+        low = bits & -bits
+        index = low.bit_length() - 1
+        cells.add(index // stride * size + index % stride)
+        bits ^= low
+    return cells
 
 
 def _five(size: int, stones: set[int], last: int) -> bool:
@@ -205,36 +341,42 @@ def _five(size: int, stones: set[int], last: int) -> bool:
     return any(all(c in stones for c in lines[i]) for i in through[last])
 
 
-@functools.lru_cache(maxsize=200_000)
 def _shortest(size: int, me: frozenset[int], them: frozenset[int], cap: int) -> int:
     """Fewest moves (at most ``cap``) of a win by continuous fours for ``me`` to move, or 0."""
-    return 1 if _completions(size, me, them) else _best_four(size, me, them, cap)[0]
+    mine, theirs = _pad(size, me), _pad(size, them)
+    return 1 if _completion_bits(size, mine, theirs) else _best_four_bits(size, mine, theirs, cap)[0]
+
+
+def _best_four(size: int, me: frozenset[int], them: frozenset[int], cap: int) -> tuple[int, int]:
+    """(fewest moves, first move) of a win by continuous fours that does not win at once, or (0, -1)."""
+    length, low = _best_four_bits(size, _pad(size, me), _pad(size, them), cap)
+    return (length, _padded_cell(size, low)) if length else (0, -1)
 
 
 @functools.lru_cache(maxsize=200_000)
-def _best_four(size: int, me: frozenset[int], them: frozenset[int], cap: int) -> tuple[int, int]:
-    """(fewest moves, first move) of a win by continuous fours that does not win at once, or (0, -1).
+def _best_four_bits(size: int, me: int, them: int, cap: int) -> tuple[int, int]:
+    """:func:`_best_four` on padded bit boards, memoised on them (ints hash fast, and no set is built per move); the
+    move is returned as its bit. Moves are tried in reading order (lowest bit first), as the tie-break wants.
 
     A line is skipped where ``them`` holds a four (it could win instead of blocking) or its forced
     block makes one.
     """
-    if cap < 2 or _completions(size, them, me):
+    if cap < 2 or _completion_bits(size, them, me):
         return 0, -1
     best, first = 0, -1
-    for move in _four_moves(size, me, them):
-        mine = me | {move}
-        threats = _completions(size, mine, them)
-        if len(threats) >= 2:
+    # ``me`` has no five to complete here (the caller checked, and a block took the only one), so each move's
+    # completions are its threats
+    for move, threats in _four_threats(size, me, them).items():
+        mine = me | move
+        if threats & (threats - 1):  # two cells or more
             return 2, move
-        if len(threats) != 1:
-            continue
         theirs = them | threats
-        if _completions(size, theirs, mine):
+        if _completion_bits(size, theirs, mine):
             continue
         limit = (best - 1 if best else cap) - 1
         if limit < 2:
             continue
-        length = _best_four(size, frozenset(mine), frozenset(theirs), limit)[0]
+        length = _best_four_bits(size, mine, theirs, limit)[0]
         if length:
             best, first = length + 1, move
     return best, first
@@ -309,14 +451,23 @@ def _build(rng: random.Random, size: int, moves: int) -> tuple[set[int], set[int
         open_cell = _gap(rng, line, final)
         mine.update(c for c in others if c != open_cell)
         reserved.update(others)
+    near = _neighbourhoods(size)
     for _ in range(moves - 2):  # an earlier forcing move: a stone of the pattern is played as a four
         candidates = sorted(mine)
         rng.shuffle(candidates)
         for played in candidates:
-            crowd = (mine | reserved) - {played}
-            distant = {c for c in crowd if not _near(size, c, {played}, 1)}  # the played stone's neighbours may touch
-            options = [line for direction in range(4) for line in _lines_through(size, played, direction)
-                       if not any(c in crowd or _near(size, c, distant, 1) for c in line if c != played)]
+            # as bit masks: a line's other cells must avoid the crowd and the cells next to a distant stone (the
+            # played stone's neighbours may touch); next-to is symmetric, so that is the union of their neighbourhoods
+            crowd = _bits(mine | reserved) & ~(1 << played)
+            distant = crowd & ~near[played]
+            barred = crowd
+            while distant:
+                low = distant & -distant
+                barred |= near[low.bit_length() - 1]
+                distant ^= low
+            barred &= ~(1 << played)
+            options = [line for direction in range(4) for line, mask in _masks_through(size, played, direction)
+                       if not mask & barred]
             if options:
                 break
         else:
@@ -327,9 +478,114 @@ def _build(rng: random.Random, size: int, moves: int) -> tuple[set[int], set[int
         mine.discard(played)
         mine.update(c for c in others if c != block)
         reserved.update(others)
-    free = [c for c in range(size * size) if c not in reserved and c not in mine]
-    theirs = set(rng.sample(free, min(len(free), len(mine) - 1 + rng.randint(0, 2))))
+    return mine, reserved
+
+
+def _dress(rng: random.Random, size: int, line: set[int], used: set[int]) -> tuple[set[int], set[int]]:
+    """The X stones of the line of play plus up to :data:`DECOYS` poisoned fours (:func:`_decoy`), and O stones
+    scattered away from the cells the line of play uses (``used``), about as many as X's."""
+    mine, reserved, theirs = set(line), set(used), set()
+    for _ in range(DECOYS):
+        _decoy(rng, size, mine, theirs, reserved)
+    free = [c for c in range(size * size) if c not in reserved and c not in mine and c not in theirs]
+    theirs |= set(rng.sample(free, min(len(free), max(0, len(mine) - len(theirs) - 1 + rng.randint(0, 2)))))
     return mine, theirs
+
+
+def _decoy(rng: random.Random, size: int, mine: set[int], theirs: set[int], reserved: set[int]) -> None:
+    """Add a poisoned four where one fits, away from the other stones: a cell ``d`` that makes a four (three X stones
+    on a fresh line with ``d`` and the cell ``b`` the block takes) and two threes (two X stones on each of two more
+    lines through ``d``), where ``b`` lies on a line of three O stones, so that the block makes a four for O. It ranks
+    above the real forcing moves for a rule counting fours and threes, the fours left after the block or the stones
+    nearby; after it, any further four loses at once (O completes five instead of blocking), so only a reply that
+    blocks O's four saves the game, at the cost of a turn."""
+    # Bit masks throughout (cells as bits of an int): the checks below are the hot spot of generation. Every
+    # random draw, and the list each draw picks from, is exactly as in the set-based v2, so the same positions come out.
+    crowd = mine | theirs | reserved
+    near, masks_through = _neighbourhoods(size), _all_masks_through(size)
+    crowd_bits = halo = 0  # the stones, and the cells next to a stone (or on one)
+    for x in crowd:
+        crowd_bits |= 1 << x
+        halo |= near[x]
+    in_halo = format(halo, f"0{size * size}b")[::-1]  # one character per cell: cheaper to read than bit shifts
+    cells = [c for c, mark in enumerate(in_halo) if mark == "0"]
+    rng.shuffle(cells)
+    for d in cells[:DECOY_TRIES]:
+        # d lies off the halo, so off every taken cell: a line fits where it holds no taken cell at all
+        through = masks_through[d]
+        fitting = []
+        for direction in rng.sample(range(4), 4):
+            pairs, union = through[direction]
+            # where no line of the direction meets a stone, all fit (the same lines, in the same order)
+            fits = pairs if not union & crowd_bits else [pair for pair in pairs if not pair[1] & crowd_bits]
+            if fits:
+                fitting.append(fits)
+        if len(fitting) < 3:
+            continue
+        (four, four_mask), (first, first_mask), (second, second_mask) = (rng.choice(fits) for fits in fitting[:3])
+        taken = crowd_bits | four_mask | first_mask | second_mask
+        block = _gap(rng, four, d)  # the four's line: stones X . X . X around d and the block
+        added = {c for c in four if c not in (d, block)}
+        added.update(rng.sample([c for c in first if c != d], 2))
+        added.update(rng.sample([c for c in second if c != d], 2))
+        if in_halo[block] == "1" or any(in_halo[c] == "1" for c in added):  # d itself lies off the halo
+            continue
+        free = taken & ~(1 << block)
+        fits = [pair for pairs, _ in masks_through[block] for pair in pairs if not pair[1] & free]
+        if not fits:
+            continue
+        line, mask = rng.choice(fits)
+        open_cell = _gap(rng, line, block)
+        if mask & ~(1 << block | 1 << open_cell) & halo:
+            continue
+        poison = {c for c in line if c not in (block, open_cell)}
+        taken |= mask
+        if not _completions(size, theirs | poison, mine | added) and not _interferes(size, mine | added,
+                                                                                    theirs | poison, added):
+            mine |= added
+            theirs |= poison
+            fresh = taken & ~crowd_bits
+            reserved |= {c for c in range(size * size) if fresh >> c & 1}
+            return
+
+
+@functools.cache
+def _neighbourhoods(size: int) -> tuple[int, ...]:
+    """Per cell, the bit mask of it and the cells next to it (rows and columns both)."""
+    return tuple(sum(1 << (r + dr) * size + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                     if 0 <= r + dr < size and 0 <= c + dc < size)
+                 for r, c in (divmod(x, size) for x in range(size * size)))
+
+
+@functools.cache
+def _all_masks_through(size: int) -> tuple[tuple[tuple[tuple[tuple[tuple[int, ...], int], ...], int], ...], ...]:
+    """Per cell, :func:`_masks_through` in each of the four directions (one look-up per cell tried), each with the
+    union of its lines' masks."""
+    return tuple(tuple((pairs, functools.reduce(int.__or__, (mask for _, mask in pairs), 0))
+                       for pairs in (_masks_through(size, cell, direction) for direction in range(4)))
+                 for cell in range(size * size))
+
+
+@functools.cache
+def _masks_through(size: int, cell: int, direction: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """:func:`_lines_through` with each line's bit mask."""
+    return tuple((line, _bits(line)) for line in _lines_through(size, cell, direction))
+
+
+def _interferes(size: int, mine: set[int], theirs: set[int], new: set[int]) -> bool:
+    """Whether the ``new`` stones of ``mine`` make a four, or a four-making cell that makes two fours at once (a
+    shorter win than the line of play's); only lines through them are read."""
+    lines, masks = _lines(size)[0], _line_masks(size)
+    bits, blocked = _bits(mine), _bits(theirs)
+    cells: set[int] = set()
+    for index in _lines_of(size, new):
+        count = (masks[index] & bits).bit_count()
+        if count >= 4 and not masks[index] & blocked:
+            return True
+        if count == 3 and not masks[index] & blocked:
+            cells.update(c for c in lines[index] if not bits >> c & 1)
+    me, them, bit = _pad(size, mine), _pad(size, theirs), _padded_bits(size)
+    return any(_completion_bits(size, me | bit[c], them).bit_count() >= 2 for c in cells)
 
 
 def _gap(rng: random.Random, line: tuple[int, ...], key: int) -> int:
@@ -345,3 +601,203 @@ def _lines_through(size: int, cell: int, direction: int) -> tuple[tuple[int, ...
     dr, dc = DIRECTIONS[direction]
     return tuple(lines[i] for i in through[cell]
                  if lines[i][1] - lines[i][0] == dr * size + dc and cell in lines[i][1:4])
+
+
+def _fours_made(size: int, mine: frozenset[int], theirs: frozenset[int], cell: int) -> int:
+    """How many fours (cells completing five) a stone of ``mine`` on ``cell`` leaves."""
+    counts = _fours_counts(size, mine, theirs)
+    return counts[cell] if cell in counts else len(_completions(size, mine | {cell}, theirs))
+
+
+@functools.lru_cache(maxsize=20_000)
+def _fours_counts(size: int, mine: frozenset[int], theirs: frozenset[int]) -> dict[int, int]:
+    """:func:`_fours_made` for every four-making cell at once (the rules rank all of them), without a board per cell.
+
+    A stone on ``cell`` keeps the position's completions but ``cell`` itself (a line completed elsewhere holds four
+    stones of ``mine``, so not the empty ``cell``) and adds the empty fifth cell of each line through ``cell`` that
+    then holds four of ``mine`` and none of ``theirs``."""
+    base = _completions(size, mine, theirs)
+    masks, through = _line_masks(size), _lines(size)[1]
+    bits, blocked = _set_bits(mine), _set_bits(theirs)
+    counts = {}
+    for cell in _four_moves(size, mine, theirs):
+        with_cell = bits | 1 << cell
+        made = base - {cell}
+        for i in through[cell]:
+            mask = masks[i]
+            if not mask & blocked and (mask & with_cell).bit_count() == 4:
+                made.add((mask & ~with_cell).bit_length() - 1)
+        counts[cell] = len(made)
+    return counts
+
+
+@functools.lru_cache(maxsize=20_000)
+def _set_pad(size: int, stones: frozenset[int]) -> int:
+    """:func:`_pad` of a position's stones, kept like :func:`_set_bits`."""
+    return _pad(size, stones)
+
+
+@functools.lru_cache(maxsize=20_000)
+def _set_bits(stones: frozenset[int]) -> int:
+    """:func:`_bits` of a position's stones, kept: the rules ask for the same position's masks per candidate cell."""
+    return _bits(stones)
+
+
+def _threes_made(size: int, mine: frozenset[int], theirs: frozenset[int], cell: int) -> int:
+    """How many five-cell lines through ``cell`` hold three of ``mine`` and none of ``theirs`` once it is played."""
+    masks, through = _line_masks(size), _lines(size)[1]
+    bits, blocked = _set_bits(mine) | 1 << cell, _set_bits(theirs)
+    return sum(1 for i in through[cell] if not masks[i] & blocked and (masks[i] & bits).bit_count() == 3)
+
+
+def _follow_ups(size: int, mine: frozenset[int], theirs: frozenset[int], cell: int) -> int:
+    """How many fours ``mine`` can make after playing ``cell`` and the opponent's block (many for a double four)."""
+    after, them = _set_pad(size, mine) | _padded_bits(size)[cell], _set_pad(size, theirs)
+    blocks = _completion_bits(size, after, them)
+    if blocks & (blocks - 1):  # two cells or more
+        return size * size
+    return _four_bits(size, after, them | blocks & -blocks).bit_count()  # the lowest bit is the first cell
+
+
+def _centre_rank(size: int, mine: frozenset[int], theirs: frozenset[int], cell: int) -> tuple[int, int]:
+    r, c = divmod(cell, size)
+    return _fours_made(size, mine, theirs, cell) >= 2, -((2 * r - size + 1) ** 2 + (2 * c - size + 1) ** 2)
+
+
+def _company_rank(size: int, mine: frozenset[int], theirs: frozenset[int], cell: int) -> tuple[int, int]:
+    r, c = divmod(cell, size)
+    return (_fours_made(size, mine, theirs, cell) >= 2,
+            sum(1 for x in mine if max(abs(x // size - r), abs(x % size - c)) <= 2))
+
+
+# The cheap rules a policy may learn instead of reading the fours ahead: each completes five if it can, else makes the
+# four ranked highest here, else plays a random empty cell next to a stone. The declared policies break ties in
+# reading order; generation keeps a position only if no rule wins it whatever its tie-break (``_rule_wins``).
+RULES = {
+    "five, else the four making the most fours, then the most threes":
+        lambda size, mine, theirs, cell: (_fours_made(size, mine, theirs, cell), _threes_made(size, mine, theirs, cell)),
+    "five, else the four leaving the most fours after the block":
+        lambda size, mine, theirs, cell: (_follow_ups(size, mine, theirs, cell),),
+    "five, else a double four, else the four nearest the centre": _centre_rank,
+    "five, else a double four, else the four with the most X stones within two cells": _company_rank,
+    "five, else a double four, else the first four in reading order":
+        lambda size, mine, theirs, cell: (_fours_made(size, mine, theirs, cell) >= 2, -cell),
+}
+
+
+# The order generation tries the rules in (indices into RULES): those that win most often first (the centre and
+# company rules win about half the dressed positions), the two-ply rule, the dearest, last. A position is kept only if
+# no rule wins, so the order changes the time spent, not the positions kept.
+RULE_ORDER = (2, 3, 4, 0, 1)
+
+
+@functools.lru_cache(maxsize=100_000)
+def _rule_choices(size: int, mine: frozenset[int], theirs: frozenset[int], name: str) -> tuple[int, ...]:
+    """The cells a rule may play (in reading order): the cells completing five, else the best-ranked fours (ties),
+    else none."""
+    five = _completions(size, mine, theirs)
+    if five:
+        return tuple(sorted(five))
+    fours = _four_moves(size, mine, theirs)
+    if not fours:
+        return ()
+    rank = RULES[name]
+    ranks = {cell: rank(size, mine, theirs, cell) for cell in fours}
+    best = max(ranks.values())
+    return tuple(cell for cell in fours if ranks[cell] == best)
+
+
+@functools.lru_cache(maxsize=100_000)
+def _rule_wins(size: int, mine: frozenset[int], theirs: frozenset[int], turns: int, name: str) -> bool:
+    """Whether a rule wins by fours within ``turns`` on some line of its tie-breaks (every four forces the block)."""
+    if turns <= 0:
+        return False
+    if _completions(size, mine, theirs):
+        return True
+    for cell in _rule_choices(size, mine, theirs, name):
+        after = mine | {cell}
+        if _completions(size, theirs, after):  # the opponent wins first
+            continue
+        blocks = _completions(size, after, theirs)
+        if len(blocks) >= 2:
+            return True
+        if blocks and _rule_wins(size, after, theirs | {min(blocks)}, turns - 1, name):
+            return True
+    return False
+
+
+# The rule check on padded bit boards, for generation: the same choices and answers as _rule_choices and _rule_wins
+# above (which the heuristics play), but memoised on ints and with no set built per move, as generation asks it of
+# every dressed position.
+def _any_rule_wins(size: int, mine: frozenset[int], theirs: frozenset[int], turns: int) -> bool:
+    """Whether some rule of RULES wins (:func:`_rule_wins`) whatever its tie-break."""
+    me, them = _pad(size, mine), _pad(size, theirs)
+    return any(_rule_wins_bits(size, me, them, turns, rule) for rule in RULE_ORDER)
+
+
+@functools.lru_cache(maxsize=100_000)
+def _rule_wins_bits(size: int, me: int, them: int, turns: int, rule: int) -> bool:
+    """:func:`_rule_wins` for the rule ``RULES`` lists at index ``rule``."""
+    if turns <= 0:
+        return False
+    if _completion_bits(size, me, them):
+        return True
+    # with no five of ``me`` to complete, a move's completions are its threats; the opponent's fives are the ones it
+    # had, but the move's cell
+    threats, fives = _four_threats(size, me, them), _completion_bits(size, them, me)
+    for move in _rule_choices_bits(size, me, them, rule):
+        after = me | move
+        if fives & ~move:  # the opponent wins first
+            continue
+        blocks = threats[move]
+        if blocks & (blocks - 1):  # two cells or more
+            return True
+        if blocks and _rule_wins_bits(size, after, them | blocks & -blocks, turns - 1, rule):  # the block: lowest
+            return True
+    return False
+
+
+def _rule_choices_bits(size: int, me: int, them: int, rule: int) -> list[int]:
+    """The best-ranked fours (as bits, in reading order) of the rule at index ``rule``, where no five is on: the
+    ranks of RULES, computed on the bit boards."""
+    table = _four_threats(size, me, them)  # no five to complete: each move's completions are its threats
+    moves = list(table)
+    if not moves:
+        return []
+    if rule == 1:  # the fours left after the block
+        ranks = []
+        for move, blocks in table.items():
+            ranks.append(size * size if blocks & (blocks - 1) else
+                         _four_bits(size, me | move, them | blocks & -blocks).bit_count())
+    else:
+        made = [blocks.bit_count() for blocks in table.values()]
+        cells = [_padded_cell(size, move) for move in moves]
+        if rule == 0:  # most fours, then most threes
+            masks, through = _padded_line_masks(size), _lines(size)[1]
+            ranks = [(count, sum(1 for i in through[cell] if not masks[i] & them
+                                 and (masks[i] & (me | move)).bit_count() == 3))
+                     for count, cell, move in zip(made, cells, moves)]
+        elif rule == 2:  # a double four, else nearest the centre
+            ranks = [(count >= 2, -((2 * (cell // size) - size + 1) ** 2 + (2 * (cell % size) - size + 1) ** 2))
+                     for count, cell in zip(made, cells)]
+        elif rule == 3:  # a double four, else the most X stones within two cells
+            boxes = _padded_boxes(size)
+            ranks = [(count >= 2, (me & boxes[cell]).bit_count()) for count, cell in zip(made, cells)]
+        else:  # a double four, else reading order
+            ranks = [(count >= 2, -cell) for count, cell in zip(made, cells)]
+    best = max(ranks)
+    return [move for move, rank in zip(moves, ranks) if rank == best]
+
+
+@functools.cache
+def _padded_line_masks(size: int) -> tuple[int, ...]:
+    """The five-cell lines of :func:`_lines` as padded bit masks."""
+    return tuple(_pad(size, line) for line in _lines(size)[0])
+
+
+@functools.cache
+def _padded_boxes(size: int) -> tuple[int, ...]:
+    """Per cell, the padded bit mask of the cells within two rows and columns of it."""
+    return tuple(_pad(size, [(r + dr) * size + c + dc for dr in range(-2, 3) for dc in range(-2, 3)
+                             if 0 <= r + dr < size and 0 <= c + dc < size])
+                 for r, c in (divmod(x, size) for x in range(size * size)))
