@@ -1,23 +1,34 @@
 """Travelling salesman on a few cities: a shortest round trip through every city.
 
 Cities are labelled with letters (a random set per problem); distances are integers shown as a table. At
-levels 0-1 the cities are random points on a grid (Euclidean distances, rounded). From level 2 on (v4) the
-table is a sparse network of cheap links (a hidden round trip plus 5-9 random extra links, 10-40 long)
-among expensive ones (60-99), on 10-12 cities (past the presets: 12 cities, 2 more extra links a level): the shortest tour threads the cheap links, and
-the many near-misses trap local search. The optimum tour length comes from Held-Karp dynamic programming
-at generation; from level 2 on, instances are redrawn until the textbook heuristics are longer than the
-optimum: nearest neighbour + 2-opt from the first city and **from every start city** (the best of the
-tours), farthest insertion with and without 2-opt (all declared to the kit): they solve none of them.
-v3 drew 7-9 random points, where nearest neighbour + 2-opt tried from every start city found the optimum
-of 87-93% of levels 2-4 (round-3 red team); on random points it still finds it 94-100% of the time up to
-12 cities, hence the sparse networks. Or-opt (moving a stretch of 1-3 cities) after 2-opt, from every
-start, is not redrawn against (it would cost four times the draws): it still finds some optima.
+levels 0-1 the cities are random points on a grid (Euclidean distances, rounded). From level 2 on (v5) the
+table hides a trap for local search on 10-12 cities (past the presets: 12 cities, 2 more medium links a level,
+up to 20): expensive links (60-99) and cheap ones along two round trips through the same four stretches of
+cities, the hidden one A B C D (joins of 21-23 between stretches) and a decoy A D C B (three joins of 10-12,
+the cheapest links of the table, and one of 57-63: longer in all), plus 0-4 medium links (45-58). The two
+differ in all four joins, so no 2-opt, 3-opt or or-opt move (at most three links changed) turns the decoy into
+the hidden trip, and every other move from the decoy takes an expensive link and lengthens it; nearest
+neighbour follows the decoy's cheap joins. The optimum tour length comes from Held-Karp dynamic programming at
+generation; from level 2 on, instances are redrawn until every textbook rule (all declared to the kit) is
+longer than the hidden trip (so than the optimum): nearest neighbour + 2-opt from the first city and from every
+start city, farthest insertion with and without 2-opt, and nearest neighbour + 2-opt and or-opt (stretches of
+1-3 cities) in turn from every start city. v4 threaded a hidden round trip through a sparse network of cheap
+links (10-40) with 5-9 random extra ones, redrawn against the first four only: the or-opt rule found the
+optimum of 78%, 68%, 83%, 72%, 82% of levels 2-6 (round-3 session-24 red team, 60 problems a level; or-opt
+alone after nearest neighbour from every start: 73-93%), and redrawing v4's networks against it kept about 1
+draw in 200 (about 1 s a problem). On v5 (60 problems a level, levels 2-6) the or-opt rule
+finds none; undeclared variants: 2-opt and or-opt from every start 0-2%, or-opt alone after nearest neighbour from
+every start 3-18%, or-opt with stretches of up to 4 or 6 cities after 2-opt from every start 3-18%, 2-opt and
+or-opt from the best nearest-neighbour start 0%.
+v3 drew 7-9 random points, where nearest neighbour + 2-opt tried from every start city found the optimum of
+87-93% of levels 2-4 (round-3 red team); on random points it still finds it 94-100% of the time up to 12 cities.
 The verifier accepts **any** optimal tour: every city exactly once, in any starting city and direction,
 the return to the start implied (or written).
 
-Generation speed: each drawn instance is solved exactly by Held-Karp (vectorised over each layer of
-equal-sized city subsets, about 3 ms at 12 cities) and by the multi-start heuristic (about 1 ms); about 1
-draw in 7 is kept at levels 2-4, so about 30-40 ms per problem at level 4.
+Generation speed: each drawn instance is checked against the textbook rules (cheapest first, stopping at the
+first that reaches the hidden trip's length: no exact search for a rejected draw) and a kept one is solved
+exactly by Held-Karp (vectorised over each layer of equal-sized city subsets, about 3 ms at 12 cities).
+About 5-15 ms per problem at levels 2-14 (v4: 30-40 ms at level 4).
 """
 
 from __future__ import annotations
@@ -43,7 +54,7 @@ class TravellingSalesman(Task):
     family = "algorithms"
     description = "Give a shortest round trip through every city (small travelling salesman instances)."
     tags = ("algorithms", "optimization", "np-hard", "dynamic-programming")
-    version = 4
+    version = 5
 
     @dataclass(frozen=True)
     class Config:
@@ -55,26 +66,32 @@ class TravellingSalesman(Task):
     presets = (
         Config(cities=5, grid=20, beat_nearest=False),
         Config(cities=6, grid=30, beat_nearest=False),
-        Config(cities=10, grid=40, beat_nearest=True, links=5),
-        Config(cities=11, grid=50, beat_nearest=True, links=7),
-        Config(cities=12, grid=60, beat_nearest=True, links=9),
+        Config(cities=10, grid=40, beat_nearest=True, links=0),
+        Config(cities=11, grid=50, beat_nearest=True, links=2),
+        Config(cities=12, grid=60, beat_nearest=True, links=4),
     )
-    # The exact tour search and the redraws near the CPU bound past 12 cities: the size stops at level 4's and
-    # the cheap links keep growing (up to 40 of the 66 pairs: more near-optimal detours to rule out).
-    growth = Growth(limits={"cities": 12, "grid": 110, "links": 28})
+    # The exact tour search nears the CPU bound past 12 cities: the size stops at level 4's and the medium links
+    # keep growing to 20 (each may open an escape from the decoy: the redraws grow with them).
+    growth = Growth(limits={"cities": 12, "grid": 110, "links": 20})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.cities
         names, spare = sample_letters(rng, n)
-        for _ in range(MAX_GREEDY_RETRIES):  # keeps the last draw if the heuristic keeps being optimal
-            if config.links:
-                distance = _network(rng, n, config.links)
-            else:
+        for attempt in range(MAX_GREEDY_RETRIES):  # keeps the last draw if a heuristic keeps being optimal
+            if not config.beat_nearest:
                 points = [(rng.randint(0, config.grid), rng.randint(0, config.grid)) for _ in range(n)]
                 distance = [[round(math.dist(p, q)) for q in points] for p in points]
-            length, tour = held_karp(distance)
-            if not config.beat_nearest or all(_length(distance, rule(distance)) > length for rule in _TEXTBOOK.values()):
                 break
+            distance, hidden = _network(rng, n, config.links)
+            # The hidden round trip bounds the optimum: a textbook tour as short is redrawn without the exact
+            # search (the rules run cheapest first and stop at the first that reaches it); a kept draw's rules
+            # are all longer than the hidden trip, so longer than the optimum.
+            bound = _length(distance, hidden)
+            if attempt == MAX_GREEDY_RETRIES - 1 or all(
+                _length(distance, rule(distance)) > bound for rule in _TEXTBOOK.values()
+            ):
+                break
+        length, tour = held_karp(distance)
         width = max(len(str(d)) for row in distance for d in row) + 1
         header = " " * 3 + "".join(name.rjust(width) for name in names)
         rows = [name.ljust(3) + "".join(str(d).rjust(width) for d in row) for name, row in zip(names, distance)]
@@ -172,29 +189,57 @@ def _layers(n: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     return layers
 
 
-def _network(rng: random.Random, n: int, links: int) -> list[list[int]]:
-    """A symmetric table of expensive links (60-99) with cheap ones (10-40) along a hidden round trip and
-    ``links`` random extra pairs."""
+def _network(rng: random.Random, n: int, links: int) -> tuple[list[list[int]], list[int]]:
+    """A symmetric table of expensive links (60-99) with cheap ones along a hidden round trip A B C D (four stretches
+    of about n / 4 cities; 10-18 inside a stretch, 21-23 between stretches) and along a decoy A D C B (the same
+    stretches in the other order: three joins of 10-12, one of 57-63, longer in all than the hidden trip's), plus
+    ``links`` medium links (45-58) between random pairs; the table and the hidden trip (at least as short as the
+    optimum is long)."""
     distance = [[0] * n for _ in range(n)]
     for a in range(n):
         for b in range(a + 1, n):
             distance[a][b] = distance[b][a] = rng.randint(60, 99)
     order = rng.sample(range(n), n)
-    cheap = {(min(a, b), max(a, b)) for a, b in zip(order, order[1:] + order[:1])}
-    while len(cheap) < n + links:
-        a, b = rng.sample(range(n), 2)
-        cheap.add((min(a, b), max(a, b)))
-    for a, b in sorted(cheap):
-        distance[a][b] = distance[b][a] = rng.randint(10, 40)
-    return distance
+    cuts = [n * i // 4 for i in range(5)]
+    a, b, c, d = (order[cuts[i] : cuts[i + 1]] for i in range(4))
+    cheap: set[tuple[int, int]] = set()
+
+    def link(u: int, v: int, low: int, high: int) -> None:
+        distance[u][v] = distance[v][u] = rng.randint(low, high)
+        cheap.add((min(u, v), max(u, v)))
+
+    for stretch in (a, b, c, d):
+        for u, v in zip(stretch, stretch[1:]):
+            link(u, v, 10, 18)
+    for u, v in ((a[-1], b[0]), (b[-1], c[0]), (c[-1], d[0]), (d[-1], a[0])):  # the hidden trip's joins: 84-92
+        link(u, v, 21, 23)
+    joins = [(10, 12), (10, 12), (10, 12), (57, 63)]  # the decoy's: 87-99, three of them the cheapest links
+    rng.shuffle(joins)
+    decoy = ((a[-1], d[0]), (d[-1], c[0]), (c[-1], b[0]), (b[-1], a[0]))
+    hidden = sum(distance[u][v] for u, v in ((a[-1], b[0]), (b[-1], c[0]), (c[-1], d[0]), (d[-1], a[0])))
+    for _ in range(100):  # the decoy's joins longer in all than the hidden trip's (about 3 draws in 4 are)
+        for (u, v), (low, high) in zip(decoy, joins):
+            link(u, v, low, high)
+        if sum(distance[u][v] for u, v in decoy) > hidden:
+            break
+    # The hidden trip and the decoy share every link inside the stretches and differ in all four joins, so no move
+    # of 2-opt, 3-opt or or-opt (at most three links changed) turns one into the other. Every other round trip takes
+    # an expensive link (60+), and a move from the decoy that adds one removes at most 63 + 18 (2-opt: it adds a
+    # join of 21+ too) or 63 + 18 + 18 (three links: it adds two joins of 21+): none shortens the decoy. The medium
+    # links open such escapes, and nearest neighbour can reach the hidden trip on its own: the generator redraws.
+    for _ in range(links):
+        u, v = rng.sample(range(n), 2)
+        if (min(u, v), max(u, v)) not in cheap:
+            link(u, v, 45, 58)
+    return distance, a + b + c + d
 
 
 def _length(distance: list[list[int]], tour: list[int]) -> int:
     return sum(distance[a][b] for a, b in zip(tour, tour[1:] + tour[:1]))
 
 
-def _nearest(distance: list[list[int]]) -> list[int]:
-    tour = [0]
+def _nearest(distance: list[list[int]], start: int = 0) -> list[int]:
+    tour = [start]
     for _ in range(len(distance) - 1):
         here = tour[-1]
         tour.append(min((c for c in range(len(distance)) if c not in tour), key=lambda c: (distance[here][c], c)))
@@ -211,11 +256,7 @@ def nearest_two_opt_every_start(distance: list[list[int]]) -> list[int]:
     the shortest (the first found on a tie)."""
     best: list[int] = []
     for start in range(len(distance)):
-        tour = [start]
-        for _ in range(len(distance) - 1):
-            here = tour[-1]
-            tour.append(min((c for c in range(len(distance)) if c not in tour), key=lambda c: (distance[here][c], c)))
-        tour = _two_opt(distance, tour)
+        tour = _two_opt(distance, _nearest(distance, start))
         if not best or _length(distance, tour) < _length(distance, best):
             best = tour
     return best
@@ -240,6 +281,55 @@ def farthest_two_opt(distance: list[list[int]]) -> list[int]:
     return _two_opt(distance, farthest_insertion(distance))
 
 
+def _or_opt(distance: list[list[int]], tour: list[int]) -> list[int]:
+    """Or-opt: move a stretch of 1-3 consecutive cities (either way round) to the place between two neighbours of
+    the rest of the tour where it shortens the tour most, for the first stretch (shortest first, in tour order)
+    whose move shortens it; until no move does."""
+    tour = list(tour)
+    n = len(tour)
+    for _ in range(n * n * n):  # each move shortens the tour; lengths are integers, so this bound is never met
+        move = None
+        for size in range(1, min(3, n - 2) + 1):
+            for i in range(n):
+                turned = tour[i:] + tour[:i]
+                stretch, rest = turned[:size], turned[size:]
+                before, after = rest[-1], rest[0]
+                saved = distance[before][stretch[0]] + distance[stretch[-1]][after] - distance[before][after]
+                best = 0
+                for j in range(len(rest) - 1):
+                    a, b = rest[j], rest[j + 1]
+                    for piece in (stretch, stretch[::-1]):
+                        change = distance[a][piece[0]] + distance[piece[-1]][b] - distance[a][b] - saved
+                        if change < best:
+                            best, move = change, rest[: j + 1] + piece + rest[j + 1 :]
+                if move:
+                    break
+            if move:
+                break
+        if move is None:
+            break
+        tour = move
+    return tour
+
+
+def nearest_two_opt_or_opt_every_start(distance: list[list[int]]) -> list[int]:
+    """The nearest-neighbour tour from every start city, each improved by 2-opt and or-opt in turn until neither
+    shortens it; the shortest (the first found on a tie)."""
+    best: list[int] = []
+    for start in range(len(distance)):
+        tour = _two_opt(distance, _nearest(distance, start))
+        length = _length(distance, tour)
+        for _ in range(length + 1):  # each round shortens the tour
+            tour = _two_opt(distance, _or_opt(distance, tour))
+            shorter = _length(distance, tour)
+            if shorter == length:
+                break
+            length = shorter
+        if not best or length < _length(distance, best):
+            best = tour
+    return best
+
+
 def _two_opt(distance: list[list[int]], tour: list[int]) -> list[int]:
     """2-opt: reverse a stretch of the tour whenever that shortens it (first improvement, scanning in order)
     until no reversal does."""
@@ -260,9 +350,12 @@ def _two_opt(distance: list[list[int]], tour: list[int]) -> list[int]:
 
 # The textbook tours a drawn instance must beat from level 2 on (farthest insertion solved 73-80% of levels
 # 2-4 of v2, which redrew against nearest neighbour + 2-opt alone; the multi-start one 87-93% of v3's).
+# Cheapest first: the generator stops at the first that reaches the hidden trip.
 _TEXTBOOK: dict[str, Callable[[list[list[int]]], list[int]]] = {
-    "nearest neighbour + 2-opt": nearest_two_opt,
-    "nearest neighbour + 2-opt from every start city": nearest_two_opt_every_start,
     "farthest insertion": farthest_insertion,
+    "nearest neighbour + 2-opt": nearest_two_opt,
     "farthest insertion + 2-opt": farthest_two_opt,
+    "nearest neighbour + 2-opt from every start city": nearest_two_opt_every_start,
+    "nearest neighbour + 2-opt and or-opt (stretches of 1-3 cities) from every start city":
+        nearest_two_opt_or_opt_every_start,
 }

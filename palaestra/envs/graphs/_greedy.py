@@ -226,3 +226,23 @@ def pair_grown_clique(n: int, edges: Sequence[Sequence[int]], prefer_high: bool 
         if len(clique) > len(best):
             best = sorted(clique)
     return best
+
+
+def triangle_grown_clique(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False) -> list[int]:
+    """The greedy clique of :func:`grown_clique` grown from every triangle (the three nodes taken, the candidates
+    those joined to all three); the largest one found (the first on a tie, edges in the order given)."""
+    joined = neighbour_sets(n, edges)
+    sign = 1 if prefer_high else -1
+    best: list[int] = []
+    for u, v in edges:
+        for w in sorted(joined[u] & joined[v]):
+            if w <= max(u, v):
+                continue
+            clique, candidates = [u, v, w], joined[u] & joined[v] & joined[w]
+            while candidates:
+                nxt = max(candidates, key=lambda x: (len(joined[x] & candidates), sign * x))
+                clique.append(nxt)
+                candidates &= joined[nxt]
+            if len(clique) > len(best):
+                best = sorted(clique)
+    return best
