@@ -196,9 +196,9 @@ def _network(rng: random.Random, n: int, links: int) -> tuple[list[list[int]], l
     ``links`` medium links (45-58) between random pairs; the table and the hidden trip (at least as short as the
     optimum is long)."""
     distance = [[0] * n for _ in range(n)]
-    for a in range(n):
-        for b in range(a + 1, n):
-            distance[a][b] = distance[b][a] = rng.randint(60, 99)
+    for i in range(n):
+        for j in range(i + 1, n):
+            distance[i][j] = distance[j][i] = rng.randint(60, 99)
     order = rng.sample(range(n), n)
     cuts = [n * i // 4 for i in range(5)]
     a, b, c, d = (order[cuts[i] : cuts[i + 1]] for i in range(4))

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -413,7 +413,7 @@ def _reply(problem: Problem, mine: set[int], theirs: set[int]) -> int | None:
     return rng.choice(sorted(c for c in empty if spoil[c] == most))
 
 
-def _near(size: int, cell: int, stones: set[int], reach: int) -> bool:
+def _near(size: int, cell: int, stones: Set[int], reach: int) -> bool:
     """Whether a stone lies within ``reach`` cells of ``cell`` (rows and columns both)."""
     r, c = divmod(cell, size)
     return any((r + dr) * size + c + dc in stones for dr in range(-reach, reach + 1) for dc in range(-reach, reach + 1)
@@ -484,7 +484,7 @@ def _build(rng: random.Random, size: int, moves: int) -> tuple[set[int], set[int
 def _dress(rng: random.Random, size: int, line: set[int], used: set[int]) -> tuple[set[int], set[int]]:
     """The X stones of the line of play plus up to :data:`DECOYS` poisoned fours (:func:`_decoy`), and O stones
     scattered away from the cells the line of play uses (``used``), about as many as X's."""
-    mine, reserved, theirs = set(line), set(used), set()
+    mine, reserved, theirs = set(line), set(used), set[int]()
     for _ in range(DECOYS):
         _decoy(rng, size, mine, theirs, reserved)
     free = [c for c in range(size * size) if c not in reserved and c not in mine and c not in theirs]
@@ -764,6 +764,7 @@ def _rule_choices_bits(size: int, me: int, them: int, rule: int) -> list[int]:
     moves = list(table)
     if not moves:
         return []
+    ranks: list[Any]  # per rule: counts, or (count, threes), or (double four, closeness): compared within a rule
     if rule == 1:  # the fours left after the block
         ranks = []
         for move, blocks in table.items():

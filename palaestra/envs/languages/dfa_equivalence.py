@@ -42,6 +42,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.languages._automata import (
@@ -205,8 +206,8 @@ class DfaEquivalence(Task):
             rejecting = next(q for q in second["states"] if q not in second["accepting"]) \
                 if len(second["accepting"]) < len(second["states"]) else None
             accepting = second["accepting"][0] if second["accepting"] else None
-            odd = [(a, rejecting if a in first["accepting"] else accepting) for a in first["states"]]
-            odd = [(a, b) for a, b in odd if b is not None]
+            unpaired = [(a, rejecting if a in first["accepting"] else accepting) for a in first["states"]]
+            odd = [(a, b) for a, b in unpaired if b is not None]
             return [EQUIVALENT, rng.choice(alphabet) * rng.randint(1, 4), "not equivalent", "equivalent or not",
                     _relation_text(pairs[1:]), _relation_text(pairs[:-1]) if len(pairs) > 1 else "equivalent: q0",
                     *[_relation_text([*pairs, pair]) for pair in odd[:1]], f"{gold}. Or {rng.choice(alphabet) * 3}",
@@ -320,4 +321,5 @@ def read_claim(text: str, letters: set[str]) -> str | list[tuple[str, str]] | No
         return read_relation(s0)
 
     # spaces squeezed first: the remark pattern is quadratic on a long run of them
-    return read_answer(strip_wrappers(squeeze_spaces(unify(text))), read)
+    # (mypy joins the reader's two result types into a Sequence: the cast restores the union)
+    return cast("str | list[tuple[str, str]] | None", read_answer(strip_wrappers(squeeze_spaces(unify(text))), read))

@@ -117,7 +117,7 @@ def random_colouring(rng: random.Random, adjacent: list[set[int]], colours: int)
     chosen = [0] * count
 
     def place() -> bool:
-        region, free = -1, []
+        region, free = -1, list[int]()
         for candidate in range(count):
             if not chosen[candidate]:
                 options = [c for c in range(1, colours + 1) if all(chosen[o] != c for o in adjacent[candidate])]
