@@ -2,7 +2,8 @@
 
 xdist's own ``auto`` is one worker per CPU. Each worker imports every env and keeps the kit's generated problems, so
 on a host with many CPUs and little memory that many workers would swap; the count here is the smaller of the
-CPUs this process may use and the workers the available memory holds (:data:`WORKER_BYTES` each).
+CPUs this process may use and the workers the available memory holds (:data:`WORKER_BYTES` each), but at least
+two where there are two CPUs (what ``-n 2`` always ran).
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ import os
 
 import pytest
 
-# Peak resident memory of one test worker over the whole suite is about 1.1 GB (measured on the full suite with
-# `-n 2`); twice that leaves room for the sandbox's jobs, the Ray tests' cluster and the page cache.
-WORKER_BYTES = 2_200_000_000
+# Peak resident memory of one test worker over the whole suite: 2.4 and 3.1 GB for the two workers of a full run
+# with `-n 2` (VmHWM, round 3's twenty-fourth session); the rest of 4 GB leaves room for the sandbox's jobs, the
+# Ray tests' cluster and the page cache.
+WORKER_BYTES = 4_000_000_000
 
 
 def available_memory_bytes() -> int | None:
@@ -29,13 +31,14 @@ def available_memory_bytes() -> int | None:
 
 
 def worker_count(cpus: int, memory: int | None) -> int:
-    """Workers for ``-n auto``: one per CPU, as many as ``memory`` bytes hold, at least one.
+    """Workers for ``-n auto``: one per CPU as far as ``memory`` bytes hold them, and never fewer than the two the
+    suite ran with before (``-n 2``, sized for a 2-CPU host), nor more than the CPUs.
 
-    >>> worker_count(2, 24 * 2**30), worker_count(64, 8 * 2**30), worker_count(4, None), worker_count(8, 0)
-    (2, 3, 4, 1)
+    >>> worker_count(2, 24 * 2**30), worker_count(64, 16 * 2**30), worker_count(4, None), worker_count(8, 0)
+    (2, 4, 4, 2)
     """
     by_memory = cpus if memory is None else memory // WORKER_BYTES
-    return max(1, min(cpus, by_memory))
+    return max(min(cpus, 2), min(cpus, by_memory))
 
 
 @pytest.hookimpl(tryfirst=True)

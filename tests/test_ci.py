@@ -270,8 +270,9 @@ def test_auto_workers_are_one_per_cpu_as_far_as_memory_holds() -> None:
     spec.loader.exec_module(conftest)
     gib = 2**30
     assert conftest.worker_count(2, 24 * gib) == 2
-    assert conftest.worker_count(64, 8 * gib) == 8 * gib // conftest.WORKER_BYTES < 64
+    assert conftest.worker_count(64, 16 * gib) == 16 * gib // conftest.WORKER_BYTES < 64  # memory bounds the count
     assert conftest.worker_count(4, None) == 4  # no /proc/meminfo: the CPUs decide
-    assert conftest.worker_count(8, 0) == 1
+    assert conftest.worker_count(8, 0) == conftest.worker_count(2, 0) == 2  # never under the old -n 2
+    assert conftest.worker_count(1, 24 * gib) == 1
     memory = conftest.available_memory_bytes()
     assert memory is None or memory > 0
