@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import functools
 import string
-from collections.abc import Iterator
 from typing import NamedTuple
+
+from palaestra.core.bits import set_bits
 
 MEMO_LIMIT = 2_000_000  # positions remembered per board before the memo starts afresh
 
@@ -60,14 +61,6 @@ def move_name(move: Move, cols: int) -> str:
     return f"{square_name(move.origin, cols)}{'x' if move.capture else '-'}{square_name(move.target, cols)}"
 
 
-def pieces(mask: int) -> Iterator[int]:
-    """The squares of a bit mask, lowest first."""
-    while mask:
-        lowest = mask & -mask
-        yield lowest.bit_length() - 1
-        mask ^= lowest
-
-
 @functools.cache
 def _steps(cols: int, rows: int, white: bool) -> tuple[tuple[tuple[int, bool], ...], ...]:
     """Per square, the ``(target, straight)`` squares a piece of that colour may step to, straight ahead first."""
@@ -94,7 +87,7 @@ def moves(cols: int, rows: int, mover: int, other: int, white: bool) -> list[Mov
     steps = _steps(cols, rows, white)
     goal = goal_rank(rows, white)
     options = []
-    for origin in pieces(mover):
+    for origin in set_bits(mover):
         for target, straight in steps[origin]:
             bit = 1 << target
             if mover & bit or (straight and other & bit):
@@ -108,7 +101,7 @@ def moves(cols: int, rows: int, mover: int, other: int, white: bool) -> list[Mov
 
 def horizon(cols: int, rows: int, white_pieces: int, black_pieces: int) -> int:
     """An upper bound on the plies left: every ply takes one piece one rank forward."""
-    return (sum(rows - 1 - s // cols for s in pieces(white_pieces)) + sum(s // cols for s in pieces(black_pieces)))
+    return (sum(rows - 1 - s // cols for s in set_bits(white_pieces)) + sum(s // cols for s in set_bits(black_pieces)))
 
 
 class Solver:
@@ -238,12 +231,12 @@ def solver_for(cols: int, rows: int) -> Solver:
 
 def mirror(mask: int, cols: int, rows: int) -> int:
     """The pieces mirrored left-right (file a <-> the last file)."""
-    return sum(1 << (rank * cols + cols - 1 - file) for rank, file in (divmod(s, cols) for s in pieces(mask)))
+    return sum(1 << (rank * cols + cols - 1 - file) for rank, file in (divmod(s, cols) for s in set_bits(mask)))
 
 
 def flip(mask: int, cols: int, rows: int) -> int:
     """The pieces mirrored top-bottom (rank 1 <-> the last rank): with the colours swapped, the same game."""
-    return sum(1 << ((rows - 1 - rank) * cols + file) for rank, file in (divmod(s, cols) for s in pieces(mask)))
+    return sum(1 << ((rows - 1 - rank) * cols + file) for rank, file in (divmod(s, cols) for s in set_bits(mask)))
 
 
 def picture(white: int, black: int, cols: int, rows: int) -> str:

@@ -35,7 +35,9 @@ from __future__ import annotations
 
 import functools
 import string
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
+
+from palaestra.core.bits import set_bits
 
 Position = tuple[int, int, int, int]  # (men of 0, kings of 0, men of 1, kings of 1), bit masks over dark squares
 Path = tuple[int, ...]  # the squares a move's piece visits
@@ -105,7 +107,7 @@ class Board:
         occupied = own_men | own_kings | other_men | other_kings
         found: list[Move] = []
         for pieces, king in ((own_men, False), (own_kings, True)):
-            for start in _bits(pieces):
+            for start in set_bits(pieces):
                 self._jumps(start, (start,), king, player, occupied & ~(1 << start), other_men | other_kings, 0,
                             found, position)
         return found
@@ -132,7 +134,7 @@ class Board:
         occupied = own_men | own_kings | other_men | other_kings
         found: list[Move] = []
         for pieces, king in ((own_men, False), (own_kings, True)):
-            for start in _bits(pieces):
+            for start in set_bits(pieces):
                 for direction in self._directions(player, king):
                     near = self.steps[direction][start][0]
                     if near >= 0 and not occupied >> near & 1:
@@ -161,13 +163,6 @@ class Board:
                 cells.append(mark)
             lines.append(f"{row + 1:>2} " + " ".join(cells).rstrip())
         return "\n".join(lines)
-
-
-def _bits(mask: int) -> Iterator[int]:
-    while mask:
-        lowest = mask & -mask
-        yield lowest.bit_length() - 1
-        mask ^= lowest
 
 
 def _mine(position: Position, player: int) -> Position:
@@ -225,7 +220,7 @@ def images(board: Board, position: Position) -> list[Position]:
     found = []
     for look in range(LOOKS_KINGS_ONLY):
         moved = tuple(sum(1 << board.index[seen_from(look, board.size, board.cells[square])]
-                          for square in _bits(mask)) for mask in position)
+                          for square in set_bits(mask)) for mask in position)
         found.append(moved)
     return found  # type: ignore[return-value]
 
@@ -363,10 +358,10 @@ def _distance(board: Board, first: int, second: int) -> int:
 def _nearness(board: Board, position: Position, player: int) -> int:
     """The sum over ``player``'s pieces of the distance to the nearest enemy piece (0 with no enemy left)."""
     own_men, own_kings, other_men, other_kings = _mine(position, player)
-    enemies = list(_bits(other_men | other_kings))
+    enemies = list(set_bits(other_men | other_kings))
     if not enemies:
         return 0
-    return sum(min(_distance(board, square, enemy) for enemy in enemies) for square in _bits(own_men | own_kings))
+    return sum(min(_distance(board, square, enemy) for enemy in enemies) for square in set_bits(own_men | own_kings))
 
 
 def _ties(options: list[Move], score: Mapping[Path, tuple[int, int]]) -> list[Move]:
@@ -389,7 +384,7 @@ def advance_rule(board: Board, position: Position, player: int) -> list[Move]:
     def progress(child: Position) -> int:
         men, kings = _mine(child, player)[:2]
         return sum(board.cells[square][0] if player == 0 else board.size - 1 - board.cells[square][0]
-                   for square in _bits(men)) + board.size * bin(kings).count("1")
+                   for square in set_bits(men)) + board.size * bin(kings).count("1")
 
     score = {path: (len(path) if board.is_capture(path) else 0, progress(child)) for path, child in options}
     return _ties(options, score)

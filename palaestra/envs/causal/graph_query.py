@@ -51,6 +51,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.bits import set_bits
 from palaestra.core.retry import retry
 from palaestra.verifiers.choices import read_yes_no
 from palaestra.verifiers.normalize import read_answer
@@ -319,7 +320,7 @@ class _Bits:
         self.counts = [self.in_degree[i] << 64 | self.out_degree[i] << 72 | self.ancestors[i].bit_count() << 80
                        | self.descendants[i].bit_count() << 88 for i in range(len(self.names))]
         # per node, (child's bit, the child's parents): the moral graph's marriages, read without bit scans
-        self.married = [tuple((1 << c, self.parents[c]) for c in _indices(m)) for m in self.children]
+        self.married = [tuple((1 << c, self.parents[c]) for c in set_bits(m)) for m in self.children]
 
     def adjacent(self, a: int, b: int) -> bool:
         return bool((self.parents[a] | self.children[a]) >> b & 1)
@@ -329,7 +330,7 @@ class _Bits:
         ``z_ancestral``, when the caller has it, is Z with its members' ancestors."""
         if z_ancestral is None:
             z_ancestral = z
-            for i in _indices(z):
+            for i in set_bits(z):
                 z_ancestral |= self.ancestors[i]
         keep = self.ancestors[a] | self.ancestors[b] | 1 << a | 1 << b | z_ancestral
         parents, children, married = self.parents, self.children, self.married
@@ -363,7 +364,7 @@ class _Bits:
                     self.parents[a] | self.children[a], self.parents[b] | self.children[b])  # the last two: edges
         profiles = list(self.counts)
         for k, mask in enumerate(features):
-            for i in _indices(mask):
+            for i in set_bits(mask):
                 profiles[i] += 1 << 8 * min(k, 7)  # an edge to X and one to Y both count in byte 7
         return profiles
 
@@ -376,21 +377,11 @@ def _closure(steps: list[int]) -> list[int]:
         changed = False
         for node, mask in enumerate(reached):
             grown = mask
-            for other in _indices(mask):
+            for other in set_bits(mask):
                 grown |= reached[other]
             if grown != mask:
                 reached[node], changed = grown, True
     return reached
-
-
-def _indices(mask: int) -> list[int]:
-    """The positions of the set bits of ``mask``."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
 
 
 def _backdoor_question(rng: random.Random, graph: nx.DiGraph, hidden_causes: bool = False) -> dict | None:

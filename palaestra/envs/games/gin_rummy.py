@@ -63,6 +63,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, retry
+from palaestra.core.bits import set_bits
 from palaestra.envs.games._cards import (
     CARD_PATTERN,
     RANK_NAMES,
@@ -222,7 +223,7 @@ class GinRummy(MultiTurnTask):
         ranks = RANK_NAMES.index(_TOP_RANK.search(view.prompt).group(1)) + 1  # type: ignore[union-attr]
         mask = _mask(hand)
         seen = mask | _mask([c for t in [view.prompt, *view.observations] for c in parse_names(t)])
-        unseen = _cards(_mask(deck(ranks)) & ~seen)
+        unseen = set_bits(_mask(deck(ranks)) & ~seen)
         if len(hand) == len(parse_names(_HAND_LINE.findall(view.prompt)[0])):  # before drawing
             if top is not None and _best_discard(mask | 1 << top, top)[0] < _draw_value(mask, unseen):
                 return "take"
@@ -288,15 +289,6 @@ MELDS = _all_melds()
 
 def _mask(cards: list[int]) -> int:
     return sum(1 << c for c in cards)
-
-
-def _cards(mask: int) -> list[int]:
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length() - 1)
-        mask ^= low
-    return cards
 
 
 def _melds_with(mask: int, c: int) -> bool:
@@ -429,7 +421,7 @@ def _valued_melds(mask: int) -> list[tuple[int, int]]:
 
 
 def _subsets_of_three_or_more(same: int) -> list[int]:
-    cards = [1 << c for c in _cards(same)]
+    cards = [1 << c for c in set_bits(same)]
     return [sum(group) for size in range(3, len(cards) + 1) for group in itertools.combinations(cards, size)]
 
 
@@ -692,7 +684,7 @@ def _shown(cards: list[int]) -> str:
     loose = mask
     for m in melds:
         loose ^= m
-    parts = [f"[{cards_text(_cards(m))}]" for m in melds] + ([cards_text(_cards(loose))] if loose else [])
+    parts = [f"[{cards_text(set_bits(m))}]" for m in melds] + ([cards_text(set_bits(loose))] if loose else [])
     return " ".join(parts)
 
 
@@ -703,7 +695,7 @@ def _opponent_turn(data: dict[str, Any], state: dict[str, Any]) -> tuple[dict[st
     said = (f"The opponent takes {card_name(taken)} from the pile" if taken is not None else
             "The opponent draws from the stock")
     said += f" and {'knocks, discarding' if knocked else 'discards'} {card_name(discard)}."
-    after = {**state, "theirs": _cards(theirs), "pile": pile, "drawn": drawn}
+    after = {**state, "theirs": set_bits(theirs), "pile": pile, "drawn": drawn}
     return after, said, knocked
 
 
@@ -723,7 +715,7 @@ def _opponent_core(data: dict[str, Any], theirs: int, pile: list[int], drawn: in
         loose = theirs
         for m in _melds_of(theirs):
             loose ^= m
-        options = [c for c in _cards(loose) if c != taken] or [c for c in _cards(theirs) if c != taken]
+        options = [c for c in set_bits(loose) if c != taken] or [c for c in set_bits(theirs) if c != taken]
         discard = options[int(_tape(data["tape"], "pick", round_) * len(options))]
         deadwood = _deadwood(theirs ^ 1 << discard)
     theirs ^= 1 << discard
@@ -846,7 +838,7 @@ def _rule_discard(mask: int, taken: int | None, discard: str) -> int:
     loose = mask
     for m in _hand_melds(mask):
         loose &= ~m
-    options = [c for c in _cards(loose) if c != taken] or [c for c in _cards(mask) if c != taken]
+    options = [c for c in set_bits(loose) if c != taken] or [c for c in set_bits(mask) if c != taken]
     return max(options, key=lambda c: (_value(c), c))
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from palaestra.core.bits import set_bits
+
 
 def neighbour_sets(n: int, edges: Sequence[Sequence[int]]) -> list[set[int]]:
     joined: list[set[int]] = [set() for _ in range(n)]
@@ -218,16 +220,6 @@ def _bit_masks(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
     return masks
 
 
-def _bits(mask: int) -> list[int]:
-    """The nodes of ``mask``, in increasing order."""
-    nodes = []
-    while mask:
-        low = mask & -mask
-        nodes.append(low.bit_length() - 1)
-        mask ^= low
-    return nodes
-
-
 def _growth(masks: list[int], prefer_high: bool, by_degree: bool) -> Callable[[int], list[int]]:
     """The nodes :func:`grown_clique`'s rule adds to a clique whose candidates are the nodes of bit mask
     ``candidates`` (the node taken next: the most neighbours among the candidates, or in the graph with
@@ -243,7 +235,7 @@ def _growth(masks: list[int], prefer_high: bool, by_degree: bool) -> Callable[[i
         if found is None:
             found, left = [], candidates
             while left:
-                nxt = max(_bits(left),
+                nxt = max(set_bits(left),
                           key=lambda v: ((masks[v] if by_degree else masks[v] & left).bit_count(), sign * v))
                 found.append(nxt)
                 left &= masks[nxt]
@@ -275,7 +267,7 @@ def triangle_grown_clique(n: int, edges: Sequence[Sequence[int]], prefer_high: b
     best: list[int] = []
     for u, v in edges:
         common = masks[u] & masks[v]
-        for w in _bits(common >> (max(u, v) + 1) << (max(u, v) + 1)):  # each triangle once: w above u and v
+        for w in set_bits(common >> (max(u, v) + 1) << (max(u, v) + 1)):  # each triangle once: w above u and v
             clique = [u, v, w, *grow(common & masks[w])]
             if len(clique) > len(best):
                 best = sorted(clique)
