@@ -69,7 +69,7 @@ def test_bandit_round_robin_scores_zero_and_the_best_arm_one():
 
 
 def test_bandit_commit_after_one_pull_is_poor_at_the_top_level():
-    scores = [rule_score("games/multi_armed_bandit", "pull each once, then the best seen", 4, s) for s in range(16)]
+    scores = [rule_score("games/multi_armed_bandit", "explore then commit, 1 pull each", 4, s) for s in range(16)]
     assert sum(scores) / len(scores) < 0.5
 
 

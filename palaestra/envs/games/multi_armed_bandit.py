@@ -188,7 +188,6 @@ class MultiArmedBandit(MultiTurnTask):
                     lambda problem, state, history, rng: problem.data["labels"][-1],
                 "round robin": policy(lambda record, rng: record.turns % record.arms),
                 "random": policy(lambda record, rng: rng.randrange(record.arms)),
-                "pull each once, then the best seen": policy(RULES["explore then commit, 1 pull each"]),
                 **{name: policy(rule) for name, rule in RULES.items()}}
 
 
