@@ -59,6 +59,7 @@ from __future__ import annotations
 import random
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
@@ -581,13 +582,16 @@ def _rollout(data: dict[str, Any], state: dict[str, Any], order: tuple[str, ...]
     return len(state["found"])
 
 
-def _rule_counts(data: dict[str, Any], orders: list[tuple[str, ...]]) -> list[int]:
-    """:func:`_rule_count` of several rules that draw and lack the kind ANY, played on one table while they make the
-    same move (the table is copied where they part), each stopping as :func:`_rollout` does."""
+def _rule_counts(data: dict[str, Any], orders: Sequence[tuple[str, ...]], start: dict[str, Any] | None = None,
+                 turns: int | None = None) -> list[int]:
+    """:func:`_rollout` of several rules that draw and lack the kind ANY from ``start`` (the deal's first table by
+    default; played on in place) within ``turns`` moves (the budget by default), played on one table while they make
+    the same move (the table is copied where they part), each stopping as :func:`_rollout` does."""
     assert all(DRAW in order and ANY not in order for order in orders)
     counts = [0] * len(orders)
-    total, turns = 4 * data["ranks"], data["budget"]
-    start = _start(data)
+    total = 4 * data["ranks"]
+    turns = data["budget"] if turns is None else turns
+    start = _start(data) if start is None else start
     stack = [(list(range(len(orders))), start, 0, not start["waste"])]
     while stack:
         members, state, turn, still = stack.pop()
@@ -699,13 +703,10 @@ def _sampled_move(table: _Table, pile: list[int], known_stock: list[int] | None,
         deal = {"ranks": ranks, "columns": columns}
         stock = list(known_stock) if known_stock is not None else unseen[used:]
         for i, choice in enumerate(options):
-            reached = 0
-            for order in ROLLOUT_RULES:
-                trial = {**state, "down": list(state["down"]), "up": [list(up) for up in state["up"]],
-                         "stock": list(stock), "waste": list(pile), "found": list(found)}
-                _play(deal, trial, choice, None if choice == DRAW else places[choice[0]])
-                reached += _rollout(deal, trial, order, turns - 1)
-            totals[i] += reached
+            trial = {**state, "down": list(state["down"]), "up": [list(up) for up in state["up"]],
+                     "stock": list(stock), "waste": list(pile), "found": list(found)}
+            _play(deal, trial, choice, None if choice == DRAW else places[choice[0]])
+            totals[i] += sum(_rule_counts(deal, ROLLOUT_RULES, trial, turns - 1))
     best = max(range(len(options)), key=lambda i: (totals[i], -i))
     return _canonical(options[best])
 
