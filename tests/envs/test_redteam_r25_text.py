@@ -58,3 +58,45 @@ def test_huffman_reference_and_declared_heuristic() -> None:
     for problem in _huffman_problems()[:10]:
         assert _score(HUFFMAN, problem, problem.answer) == 1.0
         assert rule(problem) == _shannon_fano(problem)
+
+
+GLOBAL = "biology/global_alignment"
+
+
+def _greedy_rows(a: str, b: str, look: int, guard: bool) -> tuple[str, str]:
+    """A left-to-right greedy aligner, written here independently of the env's declared ones."""
+    i = j = 0
+    row_a, row_b = "", ""
+    while i < len(a) or j < len(b):
+        if i < len(a) and j < len(b) and a[i] == b[j]:
+            row_a, row_b, i, j = row_a + a[i], row_b + b[j], i + 1, j + 1
+            continue
+        for k in range(1, look + 1):
+            if i + k < len(a) and j < len(b) and a[i + k] == b[j] and (not guard or len(a) - i > len(b) - j):
+                row_a, row_b, i = row_a + a[i : i + k], row_b + "-" * k, i + k
+                break
+            if j + k < len(b) and i < len(a) and b[j + k] == a[i] and (not guard or len(b) - j > len(a) - i):
+                row_a, row_b, j = row_a + "-" * k, row_b + b[j : j + k], j + k
+                break
+        else:
+            row_a += a[i] if i < len(a) else "-"
+            row_b += b[j] if j < len(b) else "-"
+            i, j = min(i + 1, len(a)), min(j + 1, len(b))
+    return row_a, row_b
+
+
+@cache
+def _global_problems() -> tuple[Problem, ...]:
+    task = make_source(GLOBAL)
+    return tuple(task.sample(level, seed) for level in (2, 4) for seed in range(12))
+
+
+def test_global_alignment_greedy_scans_earn_nothing_from_level_2() -> None:
+    for problem in _global_problems():  # v1: the guarded look-ahead-1 scan scored 0.71 / 0.63 at levels 2 / 4
+        assert _score(GLOBAL, problem, problem.answer) == 1.0
+        a, b = problem.data["a"], problem.data["b"]
+        for look, guard in ((1, True), (1, False), (2, True)):
+            forward = _greedy_rows(a, b, look, guard)
+            x, y = _greedy_rows(a[::-1], b[::-1], look, guard)
+            for rows in (forward, (x[::-1], y[::-1])):
+                assert _score(GLOBAL, problem, "\n".join(rows)) == 0.0
