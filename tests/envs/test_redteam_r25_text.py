@@ -100,3 +100,57 @@ def test_global_alignment_greedy_scans_earn_nothing_from_level_2() -> None:
             x, y = _greedy_rows(a[::-1], b[::-1], look, guard)
             for rows in (forward, (x[::-1], y[::-1])):
                 assert _score(GLOBAL, problem, "\n".join(rows)) == 0.0
+
+
+LOCAL = "biology/local_alignment"
+
+
+def _ungapped(problem: Problem) -> str:
+    """The best run of one diagonal (no gaps), found here by brute force over every pair of equal-length stretches."""
+    a, b = problem.data["a"], problem.data["b"]
+    match, mismatch, _ = problem.data["scoring"]
+    best = (-1, "", "")
+    for i in range(len(a)):
+        for j in range(len(b)):
+            score = 0
+            for k in range(min(len(a) - i, len(b) - j)):
+                score += match if a[i + k] == b[j + k] else mismatch
+                if score > best[0]:
+                    best = (score, a[i : i + k + 1], b[j : j + k + 1])
+    return f"{best[1]}\n{best[2]}"
+
+
+def test_local_alignment_ungapped_diagonal_earns_nothing_from_level_2() -> None:
+    task = make_source(LOCAL)
+    problems = [task.sample(level, seed) for level in (2, 4) for seed in range(15)]
+    for problem in problems:  # v1: 0.55 / 0.33 at levels 2 / 4
+        assert _score(LOCAL, problem, problem.answer) == 1.0
+        assert _score(LOCAL, problem, _ungapped(problem)) == 0.0
+
+
+EDIT = "strings/edit_script"
+
+
+def _greedy_script(source: str, target: str) -> str:
+    """The script of the left-to-right look-ahead-1 scan (guarded), built from the aligner above."""
+    row_a, row_b = _greedy_rows(source, target, 1, True)
+    lines, position = [], 0
+    for x, y in zip(row_a, row_b, strict=True):
+        if y == "-":
+            lines.append(f"delete {position}")
+            continue
+        if x == "-":
+            lines.append(f"insert {position} {y}")
+        elif x != y:
+            lines.append(f"replace {position} {y}")
+        position += 1
+    return "\n".join(lines)
+
+
+def test_edit_script_greedy_scan_earns_nothing_from_level_2() -> None:
+    task = make_source(EDIT)
+    for problem in [task.sample(level, seed) for level in (2, 4) for seed in range(12)]:  # v1: 0.75 / 0.67
+        assert _score(EDIT, problem, problem.answer) == 1.0
+        assert _score(EDIT, problem, _greedy_script(problem.data["source"], problem.data["target"])) == 0.0
+    level_0 = [task.sample(0, seed) for seed in range(10)]  # the scan's scripts are valid: it is paid where optimal
+    assert sum(_score(EDIT, p, _greedy_script(p.data["source"], p.data["target"])) for p in level_0) >= 5
