@@ -7,6 +7,7 @@ level 2 and 0.65 at the top level. Version 2 redraws levels 2 and up until it is
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from palaestra.core.problem import Problem
@@ -154,3 +155,60 @@ def test_edit_script_greedy_scan_earns_nothing_from_level_2() -> None:
         assert _score(EDIT, problem, _greedy_script(problem.data["source"], problem.data["target"])) == 0.0
     level_0 = [task.sample(0, seed) for seed in range(10)]  # the scan's scripts are valid: it is paid where optimal
     assert sum(_score(EDIT, p, _greedy_script(p.data["source"], p.data["target"])) for p in level_0) >= 5
+
+
+PHONES = "data/clean_phones"
+_PHONE_ROW = re.compile(r"(P\d+) \| ([A-Za-z ]+) \| (.+)")
+_PREFIXES = {
+    "United Kingdom": ("44", "0"),
+    "United States": ("1", "1"),
+    "France": ("33", "0"),
+    "Australia": ("61", "0"),
+    "Germany": ("49", "0"),
+    "Italy": ("39", ""),
+}
+
+
+def _phones_by_the_rule(problem: Problem) -> str:
+    """The prompt's rule applied literally to every record (written here, from the prompt's text only)."""
+    pairs = []
+    for line in problem.prompt.split("\n"):
+        found = _PHONE_ROW.fullmatch(line.strip())
+        if not found:
+            continue
+        ident, home, typed = found.groups()
+        digits = re.sub(r"\D", "", typed.replace("(0)", ""))
+        if typed.startswith("+"):
+            number = digits
+        elif typed.startswith("00"):
+            number = digits[2:]
+        elif home == "United States" and typed.startswith("011"):
+            number = digits[3:]
+        else:
+            code, trunk = _PREFIXES[home]
+            number = code + (digits[len(trunk) :] if trunk and digits.startswith(trunk) else digits)
+        pairs.append(f"{ident} = +{number}")
+    return ", ".join(pairs)
+
+
+def test_clean_phones_the_stated_rule_is_always_right() -> None:
+    task = make_source(PHONES)  # v1: an Italian number typed 00... broke the stated rule (17% of level-4 problems)
+    for problem in [task.sample(level, seed) for level in (2, 4) for seed in range(40)]:
+        assert _score(PHONES, problem, _phones_by_the_rule(problem)) == 1.0
+
+
+CROSS = "biology/mendelian_cross"
+
+
+def test_mendelian_genotypes_written_gene_by_gene_are_read() -> None:
+    task = make_source(CROSS)
+    problems = [p for p in (task.sample(4, seed) for seed in range(8)) if p.data["genotypes"]]
+    assert problems
+    for problem in problems:  # v2 read "CcNnRr: 1/8" but refused the common "Cc Nn Rr: 1/8"
+        lines = []
+        for line in (problem.answer or "").split("\n"):
+            label, _, share = line.partition(":")
+            lines.append(" ".join(label[i : i + 2] for i in range(0, len(label), 2)) + ":" + share)
+        assert _score(CROSS, problem, "\n".join(lines)) == 1.0
+        broken = "\n".join(line[0] + " " + line[1:] for line in (problem.answer or "").split("\n"))
+        assert _score(CROSS, problem, broken) == 0.0  # a gene's letters split apart is not a genotype
