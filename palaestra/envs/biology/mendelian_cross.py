@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -24,10 +25,20 @@ from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import format_number, read_exact
 
 # per gene: its letter, the dominant trait, the recessive trait, the heterozygote's trait under incomplete dominance
-GENES = (("T", "tall", "short", "medium"), ("P", "purple", "white", "lavender"), ("R", "round", "wrinkled", "dimpled"),
-         ("Y", "yellow", "green", "lime"), ("B", "black", "brown", "dun"), ("H", "hairy", "bald", "downy"),
-         ("S", "smooth", "rough", "ridged"), ("W", "winged", "wingless", "stubby"), ("C", "curly", "straight", "wavy"),
-         ("G", "glossy", "matte", "satin"), ("N", "narrow", "broad", "oval"), ("V", "velvety", "waxy", "silky"))
+GENES = (
+    ("T", "tall", "short", "medium"),
+    ("P", "purple", "white", "lavender"),
+    ("R", "round", "wrinkled", "dimpled"),
+    ("Y", "yellow", "green", "lime"),
+    ("B", "black", "brown", "dun"),
+    ("H", "hairy", "bald", "downy"),
+    ("S", "smooth", "rough", "ridged"),
+    ("W", "winged", "wingless", "stubby"),
+    ("C", "curly", "straight", "wavy"),
+    ("G", "glossy", "matte", "satin"),
+    ("N", "narrow", "broad", "oval"),
+    ("V", "velvety", "waxy", "silky"),
+)
 TRAITS = {trait: gene for gene, *traits in GENES for trait in traits}
 MAX_ENTRIES = 100
 
@@ -50,7 +61,10 @@ def phenotype(genotype: str, gene: tuple[str, str, str, str], incomplete: bool) 
 
 def canonical_genotype(text: str, letters: str) -> str | None:
     """``AaBb``-style text with each gene's two letters once, in any gene order, as ``AaBb`` (gene order
-    A, B, C, upper case first), or ``None``."""
+    A, B, C, upper case first), or ``None``. The genes may be written apart (``Aa Bb``), each a pair of one letter."""
+    chunks = text.split()
+    if len(chunks) == len(letters) > 1 and all(len(c) == 2 and c[0].upper() == c[1].upper() for c in chunks):
+        text = "".join(chunks)
     if len(text) != 2 * len(letters) or not text.isalpha():
         return None
     genes = []
@@ -112,8 +126,7 @@ class MendelianCross(Task):
         incomplete: float  # chance each gene shows incomplete dominance
         heterozygous: float  # chance each parent is heterozygous at each gene (else a random homozygote)
 
-    presets = (Config(2, 0.0, 0.4), Config(2, 0.4, 0.5), Config(3, 0.0, 0.5), Config(3, 0.3, 0.6),
-               Config(3, 0.6, 0.7))
+    presets = (Config(2, 0.0, 0.4), Config(2, 0.4, 0.5), Config(3, 0.0, 0.5), Config(3, 0.3, 0.6), Config(3, 0.6, 0.7))
 
     def space_size(self, level: int) -> int | None:
         """Level 0 (two genes, complete dominance) is small: every pair of genes, every parents' genotypes at each
@@ -153,17 +166,22 @@ class MendelianCross(Task):
                 for genotype, share in gene_offspring(first, second).items():
                     label = genotype if ask_genotypes else phenotype(genotype, gene, partial)
                     per_gene[label] = per_gene.get(label, Fraction(0)) + share
-                distribution = {(f"{k}{g}" if ask_genotypes else f"{k} {g}".strip()): v * w
-                                for k, v in distribution.items() for g, w in per_gene.items()}
+                distribution = {
+                    (f"{k}{g}" if ask_genotypes else f"{k} {g}".strip()): v * w
+                    for k, v in distribution.items()
+                    for g, w in per_gene.items()
+                }
             return distribution
 
         # at least two classes: a cross whose offspring are all alike is a lookup, not a cross
         parents, distribution = retry(draw, lambda drawn: len(drawn[1]) > 1, what="a segregating cross")
         rules = "\n".join(
             f"Gene {g[0]}: {g[0]}{g[0]} is {g[1]}, {g[0]}{g[0].lower()} is {g[3]} (incomplete dominance), "
-            f"{g[0].lower()}{g[0].lower()} is {g[2]}." if partial else
-            f"Gene {g[0]}: allele {g[0]} ({g[1]}) is completely dominant over {g[0].lower()} ({g[2]})."
-            for g, partial in zip(genes, incomplete))
+            f"{g[0].lower()}{g[0].lower()} is {g[2]}."
+            if partial
+            else f"Gene {g[0]}: allele {g[0]} ({g[1]}) is completely dominant over {g[0].lower()} ({g[2]})."
+            for g, partial in zip(genes, incomplete)
+        )
         mother = "".join(p[0] for p in parents)
         father = "".join(p[1] for p in parents)
         if ask_genotypes:
@@ -180,9 +198,16 @@ class MendelianCross(Task):
         pairings = 1
         for first, second in parents:
             pairings *= len(set(first)) * len(set(second))
-        return Problem(prompt=prompt, answer=answer,
-                       data={"genotypes": ask_genotypes, "letters": "".join(g[0] for g in genes), "pairings": pairings,
-                             "distribution": {k: format_number(v) for k, v in distribution.items()}})
+        return Problem(
+            prompt=prompt,
+            answer=answer,
+            data={
+                "genotypes": ask_genotypes,
+                "letters": "".join(g[0] for g in genes),
+                "pairings": pairings,
+                "distribution": {k: format_number(v) for k, v in distribution.items()},
+            },
+        )
 
     def _canonical(self, problem: Problem):  # type: ignore[no-untyped-def]
         letters = problem.data["letters"]
@@ -211,16 +236,37 @@ class MendelianCross(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         lines = (problem.answer or "").split("\n")
-        decimals = [f"{k}: {Fraction(v).numerator / Fraction(v).denominator:g}" for k, v in
-                    sorted(problem.data["distribution"].items())]
-        exact_decimals = [d for d in decimals if read_exact(d.rpartition(":")[2].strip()) is not None
-                          and read_exact(d.rpartition(":")[2].strip()) == Fraction(
-                              problem.data["distribution"][d.rpartition(":")[0]])]
-        reordered = [" ".join(reversed(line.partition(":")[0].split())) + ":" + line.partition(":")[2]
-                     if not problem.data["genotypes"] else line[2:4] + line[:2] + line[4:] if len(problem.data["letters"]) > 1
-                     else line for line in lines]
-        out = [*super().spellings(problem), "\n".join(reversed(lines)), "; ".join(lines), "\n".join(reordered),
-               f"Answer:\n{problem.answer}"]
+        decimals = [
+            f"{k}: {Fraction(v).numerator / Fraction(v).denominator:g}"
+            for k, v in sorted(problem.data["distribution"].items())
+        ]
+        exact_decimals = [
+            d
+            for d in decimals
+            if read_exact(d.rpartition(":")[2].strip()) is not None
+            and read_exact(d.rpartition(":")[2].strip()) == Fraction(problem.data["distribution"][d.rpartition(":")[0]])
+        ]
+        reordered = [
+            " ".join(reversed(line.partition(":")[0].split())) + ":" + line.partition(":")[2]
+            if not problem.data["genotypes"]
+            else line[2:4] + line[:2] + line[4:]
+            if len(problem.data["letters"]) > 1
+            else line
+            for line in lines
+        ]
+        out = [
+            *super().spellings(problem),
+            "\n".join(reversed(lines)),
+            "; ".join(lines),
+            "\n".join(reordered),
+            f"Answer:\n{problem.answer}",
+        ]
+        if problem.data["genotypes"] and len(problem.data["letters"]) > 1:  # genes written apart: Aa Bb: 1/4
+            out.append(
+                "\n".join(
+                    " ".join(re.findall("..", line.partition(":")[0])) + ":" + line.partition(":")[2] for line in lines
+                )
+            )
         if len(exact_decimals) == len(lines):
             out.append("\n".join(exact_decimals))
         return out
@@ -229,6 +275,10 @@ class MendelianCross(Task):
         lines = (problem.answer or "").split("\n")
         first, _, share = lines[0].partition(": ")
         doubled = format_number(2 * Fraction(share))
-        wrong = ["\n".join(lines[1:]), "\n".join([f"{first}: {doubled}", *lines[1:]]),
-                 f"{problem.answer}\n{lines[0]}", f"{problem.answer}\nor\n{lines[0]}"]
+        wrong = [
+            "\n".join(lines[1:]),
+            "\n".join([f"{first}: {doubled}", *lines[1:]]),
+            f"{problem.answer}\n{lines[0]}",
+            f"{problem.answer}\nor\n{lines[0]}",
+        ]
         return [w for w in wrong if w.strip() and not self.verify(problem, w).correct]

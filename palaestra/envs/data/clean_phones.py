@@ -10,6 +10,10 @@ and the customer's calling code put in front. Italy has no trunk prefix (its lea
 rule cannot be applied blindly. The answer gives every record's number as ``id = +digits`` pairs in any
 order (the shared assignment reader); the verifier names the first wrong record.
 
+Version 2: an Italian number no longer starts 00 (v1 drew its second digit freely, so one Italian number in ten
+was typed like 005-997-3757: by the prompt's own rule that carries the international prefix 00, and the reader
+who followed it was marked wrong on 8% of the problems at level 2 and 17% at the top level).
+
 Difficulty: the records plus the countries in play plus the records written in an international form.
 """
 
@@ -46,10 +50,11 @@ _E164 = re.compile(r"\+\d{6,15}")
 
 
 def _national(rng: random.Random, country: str) -> str:
-    """A national significant number (Italy's keeps its leading 0)."""
+    """A national significant number (Italy's keeps its leading 0, and its next digit is never 0: an Italian
+    number typed 00... would read as one with the international prefix under the prompt's rule)."""
     _, _, length = COUNTRIES[country]
-    first = "0" if country == "Italy" else str(rng.randint(2, 9))
-    return first + "".join(str(rng.randint(0, 9)) for _ in range(length - 1))
+    first = f"0{rng.randint(1, 9)}" if country == "Italy" else str(rng.randint(2, 9))
+    return first + "".join(str(rng.randint(0, 9)) for _ in range(length - len(first)))
 
 
 def _grouped(digits: str, sizes: tuple[int, ...], joiner: str) -> str:
@@ -67,8 +72,9 @@ def written(rng: random.Random, country: str, number: str, international: bool, 
     code, trunk, _ = COUNTRIES[country]
     if country == "United States":
         area, rest = number[:3], number[3:]
-        body = rng.choice((f"({area}) {rest[:3]}-{rest[3:]}", f"{area}.{rest[:3]}.{rest[3:]}",
-                           f"{area}-{rest[:3]}-{rest[3:]}"))
+        body = rng.choice(
+            (f"({area}) {rest[:3]}-{rest[3:]}", f"{area}.{rest[:3]}.{rest[3:]}", f"{area}-{rest[:3]}-{rest[3:]}")
+        )
     else:
         sizes = rng.choice(GROUPS[country])
         joiner = rng.choice((" ", " ", "-"))
@@ -99,6 +105,7 @@ class CleanPhones(Task):
     family = "data"
     description = "Normalise phone numbers typed in national or international styles to E.164 by country rules."
     tags = ("data", "cleaning", "phone-numbers")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -120,12 +127,15 @@ class CleanPhones(Task):
             national = _national(rng, country)
             typed = written(rng, country, national, abroad or country != home, home)
             international += abroad or country != home
-            records.append({"id": f"P{number}", "home": home, "typed": typed,
-                            "e164": f"+{COUNTRIES[country][0]}{national}"})
+            records.append(
+                {"id": f"P{number}", "home": home, "typed": typed, "e164": f"+{COUNTRIES[country][0]}{national}"}
+            )
         rng.shuffle(records)
-        legend = "\n".join(f"- {name}: calling code {COUNTRIES[name][0]}, trunk prefix "
-                           + (COUNTRIES[name][1] if COUNTRIES[name][1] else "none (a leading 0 is part of the number)")
-                           for name in countries)
+        legend = "\n".join(
+            f"- {name}: calling code {COUNTRIES[name][0]}, trunk prefix "
+            + (COUNTRIES[name][1] if COUNTRIES[name][1] else "none (a leading 0 is part of the number)")
+            for name in countries
+        )
         table = "\n".join(f"{r['id']} | {r['home']} | {r['typed']}" for r in records)
         prompt = (
             f"Customers typed their phone numbers in many styles. The countries involved:\n\n{legend}\n\n"
@@ -152,13 +162,19 @@ class CleanPhones(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         result = problem.data["result"]
-        return [*markup_spellings(problem.answer or ""), keyed_text(dict(reversed(list(result.items()))), "\n"),
-                ", ".join(f"{k}: {v}" for k, v in result.items())]
+        return [
+            *markup_spellings(problem.answer or ""),
+            keyed_text(dict(reversed(list(result.items()))), "\n"),
+            ", ".join(f"{k}: {v}" for k, v in result.items()),
+        ]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         result = problem.data["result"]
         victim = rng.choice(list(result))
         with_trunk = {**result, victim: result[victim][:3] + "0" + result[victim][3:]}
         no_plus = {k: v[1:] for k, v in result.items()}
-        return [keyed_text(with_trunk), keyed_text({k: v for k, v in result.items() if k != victim}),
-                keyed_text(no_plus)]
+        return [
+            keyed_text(with_trunk),
+            keyed_text({k: v for k, v in result.items() if k != victim}),
+            keyed_text(no_plus),
+        ]
