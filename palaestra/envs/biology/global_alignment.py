@@ -38,52 +38,16 @@ from palaestra.envs.biology.common import (
     mutate,
     scoring_text,
 )
+from palaestra.solvers.greedy_alignment import SCANS, greedy_scans
 
 EXAMPLE = "ACG-TTA\nACGGT-A"  # a fixed placeholder of the right shape: never derived from the answer
-GREEDY_SCANS = tuple((look, guard) for look in (1, 2, 3) for guard in (True, False))
-
-
-def greedy_scan(a: str, b: str, look: int, guard: bool) -> tuple[str, str]:
-    """A greedy left-to-right alignment: a matching column when the next letters match; else a gap run of up to
-    ``look`` letters in one row when it brings a match (``guard``: only in the longer remainder's favour); else a
-    mismatch column. Not optimal in general."""
-    i = j = 0
-    row_a: list[str] = []
-    row_b: list[str] = []
-    while i < len(a) or j < len(b):
-        if i < len(a) and j < len(b) and a[i] == b[j]:
-            row_a.append(a[i])
-            row_b.append(b[j])
-            i, j = i + 1, j + 1
-            continue
-        moved = False
-        for k in range(1, look + 1):
-            if i + k < len(a) and j < len(b) and a[i + k] == b[j] and (not guard or len(a) - i > len(b) - j):
-                row_a.extend(a[i : i + k])
-                row_b.extend(GAP * k)
-                i, moved = i + k, True
-                break
-            if j + k < len(b) and i < len(a) and b[j + k] == a[i] and (not guard or len(b) - j > len(a) - i):
-                row_a.extend(GAP * k)
-                row_b.extend(b[j : j + k])
-                j, moved = j + k, True
-                break
-        if moved:
-            continue
-        row_a.append(a[i] if i < len(a) else GAP)
-        row_b.append(b[j] if j < len(b) else GAP)
-        i, j = min(i + 1, len(a)), min(j + 1, len(b))
-    return "".join(row_a), "".join(row_b)
 
 
 def iter_greedy_alignments(a: str, b: str) -> Iterator[tuple[str, str]]:
-    """The greedy scans (both ways) and the two end-padded alignments, one at a time: cheap rules a policy could
-    learn instead of the table (the commonest winner first, so a check that stops at the first optimal one is quick)."""
-    for look, guard in GREEDY_SCANS:
-        yield greedy_scan(a, b, look, guard)
-    for look, guard in GREEDY_SCANS:  # right to left
-        x, y = greedy_scan(a[::-1], b[::-1], look, guard)
-        yield x[::-1], y[::-1]
+    """The greedy scans (both ways: :mod:`palaestra.solvers.greedy_alignment`) and the two end-padded alignments, as
+    rows, one at a time: cheap rules a policy could learn instead of the table."""
+    for columns in greedy_scans(a, b):
+        yield "".join(x or GAP for x, _ in columns), "".join(y or GAP for _, y in columns)
     width = max(len(a), len(b))
     yield a.ljust(width, GAP), b.ljust(width, GAP)
     yield a.rjust(width, GAP), b.rjust(width, GAP)
@@ -155,7 +119,7 @@ class GlobalAlignment(AlignmentTask):
         names = [
             f"greedy scan {way}, look-ahead {look}{'' if guard else ', unguarded'}"
             for way in ("left to right", "right to left")
-            for look, guard in GREEDY_SCANS
+            for look, guard in SCANS
         ]
         return {name: rule(index) for index, name in enumerate([*names, "gaps at the end", "gaps at the start"])}
 

@@ -32,6 +32,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.strings.common import EDIT_GRAMMAR, Operation, apply_script, read_script, written_script
+from palaestra.solvers.greedy_alignment import SCANS, greedy_scans
 
 EXAMPLE = "replace 2 x\ninsert 0 y\ndelete 4"  # a fixed placeholder of the right shape: never derived from the answer
 
@@ -68,37 +69,6 @@ def shortest_script(source: str, target: str) -> list[Operation]:
     return script
 
 
-GREEDY_SCANS = tuple((look, guard) for look in (1, 2, 3) for guard in (True, False))
-
-
-def greedy_columns(source: str, target: str, look: int, guard: bool) -> list[tuple[str, str]]:
-    """Alignment columns (a letter or "" on each side) of a greedy left-to-right scan: keep a matching letter; else
-    skip up to ``look`` letters of one string when that brings a match (``guard``: only of the longer remainder);
-    else pair the two letters. Not optimal in general."""
-    i = j = 0
-    columns: list[tuple[str, str]] = []
-    while i < len(source) or j < len(target):
-        if i < len(source) and j < len(target) and source[i] == target[j]:
-            columns.append((source[i], target[j]))
-            i, j = i + 1, j + 1
-            continue
-        moved = False
-        for k in range(1, look + 1):
-            longer_a, longer_b = len(source) - i > len(target) - j, len(target) - j > len(source) - i
-            if i + k < len(source) and j < len(target) and source[i + k] == target[j] and (not guard or longer_a):
-                columns.extend((letter, "") for letter in source[i : i + k])
-                i, moved = i + k, True
-                break
-            if j + k < len(target) and i < len(source) and target[j + k] == source[i] and (not guard or longer_b):
-                columns.extend(("", letter) for letter in target[j : j + k])
-                j, moved = j + k, True
-                break
-        if not moved:
-            columns.append((source[i] if i < len(source) else "", target[j] if j < len(target) else ""))
-            i, j = min(i + 1, len(source)), min(j + 1, len(target))
-    return columns
-
-
 def script_of(columns: list[tuple[str, str]]) -> list[Operation]:
     """The script that performs an alignment's columns left to right (positions in the string as it then is)."""
     script: list[Operation] = []
@@ -118,10 +88,8 @@ def script_of(columns: list[tuple[str, str]]) -> list[Operation]:
 def iter_greedy_scripts(source: str, target: str) -> Iterator[list[Operation]]:
     """The greedy scans both ways and the letter-by-letter rewrite (cheap rules a policy could use instead of the
     table), one at a time: the commonest winner first, so a check that stops at the first short one is quick."""
-    for look, guard in GREEDY_SCANS:
-        yield script_of(greedy_columns(source, target, look, guard))
-    for look, guard in GREEDY_SCANS:  # right to left
-        yield script_of(list(reversed(greedy_columns(source[::-1], target[::-1], look, guard))))
+    for columns in greedy_scans(source, target):
+        yield script_of(columns)
     width = max(len(source), len(target))
     yield script_of(
         [(source[k] if k < len(source) else "", target[k] if k < len(target) else "") for k in range(width)]
@@ -242,7 +210,7 @@ class EditScript(Task):
         names = [
             f"greedy scan {way}, look-ahead {look}{'' if guard else ', unguarded'}"
             for way in ("left to right", "right to left")
-            for look, guard in GREEDY_SCANS
+            for look, guard in SCANS
         ]
         return {name: rule(index) for index, name in enumerate([*names, "rewrite letter by letter"])}
 
