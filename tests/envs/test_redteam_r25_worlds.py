@@ -90,3 +90,22 @@ def test_clinic_appointments_policy_breaks_ties_between_equally_early_slots() ->
     source = make_source("service/clinic_appointments")
     problem = next(p for p in (source.sample(4, seed) for seed in range(40)) if _tied_booking(p))
     assert "of equally early slots, the one with the smallest slot id" in problem.prompt
+
+
+def test_web_codes_read_after_the_pages_own_labels() -> None:
+    """ "Phone extension: 4821" (the person page's label), "Her extension is 4821", "Your confirmation number is
+    X" were unparsed; a hedge stays wrong."""
+    staff = make_source("web/staff_directory")
+    problem = staff.sample(1, 2)
+    extension = problem.answer
+    for right in (
+        f"Phone extension: {extension}",
+        f"Her extension is {extension}.",
+        f"His phone extension is {extension}",
+    ):
+        assert staff.judge(problem, right).correct, right
+    assert not staff.judge(problem, f"Phone extension: {extension} or 1234").correct
+    forms = make_source("web/form_filling")
+    problem = forms.sample(1, 2)
+    assert forms.judge(problem, f"Your confirmation number is {problem.answer}.").correct
+    assert not forms.judge(problem, f"Your confirmation number is {problem.answer}0.").correct
