@@ -372,8 +372,8 @@ def _honest_booking(problem, *, mind_budget: bool = True, mind_policy: bool = Tr
         free = set(re.search(r"Free nights: (.*)", room).group(1).split(", "))
         if mind_policy and not stay <= free:
             continue
-        if mind_budget and price * nights > budget:
-            return browser.answer("none")
+        if mind_budget and price * nights > budget:  # v2: "none" names the room that proves it
+            return browser.answer("none: " + re.search(r"\((/[^)]*)\)$", room.splitlines()[0]).group(1))
         reply = browser.do("fill_and_submit", form_id="book",
                            fields={"guest": guest, "check_in": check_in, "nights": str(nights)})
         code = re.search(r"confirmation code (\w+)", reply)
@@ -392,30 +392,32 @@ def test_room_booking_honest_agent_wins_on_both_sides() -> None:
     for level in (0, 2, 4):
         for seed in range(10):
             problem = ROOMS.sample(level, seed)
-            sides.add(problem.answer == "none")
+            sides.add(problem.data["room"] is None)
             assert _honest_booking(problem).correct, (level, seed)
             assert play(ROOMS, problem, ROOMS.plan(problem)).verdict.correct
     assert sides == {True, False}
 
 
 def test_room_booking_ignoring_the_policy_or_the_budget_fails() -> None:
-    careless = over_budget = nothing = 0
+    careless = over_budget = nothing = nones = 0
     for seed in range(30):
         problem = ROOMS.sample(3, seed)
         careless += _honest_booking(problem, mind_policy=False).correct  # the cheapest room, stars and nights unread
         over_budget += _honest_booking(problem, mind_budget=False).correct
-        nothing += play(ROOMS, problem, ["none"]).verdict.correct
+        nothing += play(ROOMS, problem, ["none"]).verdict.correct  # v2: a bare "none" lacks its proof
+        nones += problem.data["room"] is None
         assert problem.data["records"]["next_code"] not in problem.prompt
-    assert careless <= nothing  # the site refuses a taken night, so only "none" problems are won that way
-    assert over_budget == 30 - nothing and nothing <= 10, (over_budget, nothing)
+    assert careless == 0 and nothing == 0  # the site refuses a taken night; a "none" names the wrong room
+    assert over_budget == 30 - nones and 0 < nones <= 10, (over_budget, nones)
 
 
 def test_room_booking_a_booking_on_the_none_side_fails_on_the_records() -> None:
-    problem = next(p for p in (ROOMS.sample(1, seed) for seed in range(40)) if p.answer == "none")
-    replies = [*route_moves_to_answer_room(problem), "none"]
+    problem = next(p for p in (ROOMS.sample(1, seed) for seed in range(40)) if p.data["room"] is None)
+    replies = [*route_moves_to_answer_room(problem), problem.answer]
     verdict = play(ROOMS, problem, replies).verdict
     assert not verdict.correct and "records" in verdict.feedback
-    assert ROOMS.judge(problem, "No room.").correct and not ROOMS.judge(problem, "none or BK10000").correct
+    assert ROOMS.judge(problem, f"No room: {problem.data['route'][-1]}.").correct
+    assert not ROOMS.judge(problem, "No room.").correct and not ROOMS.judge(problem, "none or BK10000").correct
 
 
 def route_moves_to_answer_room(problem) -> list[str]:

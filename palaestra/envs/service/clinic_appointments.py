@@ -8,7 +8,10 @@ date, book a slot, cancel a slot and charge a fee; they refuse only the impossib
 an unknown id), never what the policy forbids:
 
 1. a booking takes the earliest free slot of any doctor of the asked specialty in the asked half-day
-   (morning: before 12:00; afternoon: from 12:00); when there is none, the request is refused;
+   (morning: before 12:00; afternoon: from 12:00); of equally early slots (two doctors free at the same
+   time), the one with the smallest slot id, the first that ``free_slots`` lists (v1 did not say, and a
+   quarter of the top level's problems had such a tie, where the other doctor's slot was judged wrong);
+   when there is none, the request is refused;
 2. a patient may hold at most one upcoming appointment per specialty (those booked in this conversation
    included, those cancelled in it not);
 3. from level 1, specialties other than general practice need a referral on file;
@@ -65,6 +68,7 @@ class ClinicAppointments(RequestsServed):
     id = "service/clinic_appointments"
     family = "service"
     description = "Book and cancel a patient's clinic appointments under a stated scheduling policy."
+    version = 2  # v2: the policy breaks ties between equally early slots (the smallest slot id)
     tags = ("service", "multi-turn", "tools", "policy", "scheduling", "agentic")
     tool_names = ("find_patient", "get_patient", "free_slots", "book_slot", "cancel_slot", "charge_fee")
 
@@ -216,7 +220,8 @@ class ClinicAppointments(RequestsServed):
 
 def _policy(config: ClinicAppointments.Config) -> str:
     rules = ["A booking takes the earliest free slot of any doctor of the asked specialty in the asked half-day "
-             f"(morning: before {NOON}:00; afternoon: from {NOON}:00 on); when there is none, refuse the request.",
+             f"(morning: before {NOON}:00; afternoon: from {NOON}:00 on); of equally early slots, the one with the "
+             "smallest slot id; when there is none, refuse the request.",
              "A patient may hold at most one upcoming appointment per specialty (appointments booked today "
              "included, cancelled ones not)."]
     if config.referrals:

@@ -110,7 +110,9 @@ class ServiceTask(ToolTask):
 
 # "None" in the words of a reply to the customer (read_set knows "none", "nothing", "{}").
 NONE_SERVED = ("none of them", "none of the requests", "no requests", "no request", "no requests were carried out",
-               "none were carried out")
+               "none were carried out", "no requests carried out", "no request was carried out", "none carried out")
+# Labels a careful grader lets stand before the numbers: "Requests carried out: 1, 3", "Carried out: 1, 3".
+SERVED_LABELS = ("requests carried out", "carried out", "requests")
 
 
 class RequestsServed(ServiceTask):
@@ -119,8 +121,10 @@ class RequestsServed(ServiceTask):
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         text = answer.strip()
-        if text.lower().startswith(("requests ", "requests:")):  # "Requests 1 and 3."
-            text = text[len("requests"):].lstrip(":")
+        for label in SERVED_LABELS:  # "Requests 1 and 3.", "Requests carried out: 1, 3"
+            if text.lower().startswith((f"{label} ", f"{label}:")):
+                text = text[len(label):].lstrip(":").strip()
+                break
         if text.rstrip(".").replace(" ", "").isdigit():  # "1 3": numbers apart by spaces alone
             text = ", ".join(text.rstrip(".").split())
         got = read_set(text, read_request_number, allow_empty=True, empty_words=NONE_SERVED)
@@ -306,9 +310,10 @@ def draw_person(forge: Any, rng: random.Random, prefix: str, domain: str = "exam
 
 def read_request_number(text: str) -> int | None:
     """A request's number as a customer or agent writes it: ``2``, ``#2``, ``request 2``, ``no. 2``."""
-    text = text.strip().lstrip("#")
+    text = text.strip()
     for lead in ("request ", "Request ", "no. "):
         text = text.removeprefix(lead)
+    text = text.removeprefix("#")  # "#2", "Request #2"
     return int(text) if text.isdigit() and len(text) <= 3 else None
 
 

@@ -54,6 +54,9 @@ TOPICS: dict[str, tuple[str, str, str, dict[str, tuple[str, ...]]]] = {
 }
 AUDIENCES = ("personal accounts", "business accounts")
 EXAMPLE = "17"
+# What may follow the number: each topic's unit, as the table's header or the question words it
+UNITS = ("days", "business days", "working days", "months", "points", "points per 10 dollars",
+         "points per 10 dollars spent", "points per $10")
 
 
 @register
@@ -134,8 +137,7 @@ class FaqLookup(WebTask):
         return data["articles"] + data["rows"] / 2 + data["topics"] / 2 + data["position"] / 4
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(answer, int(problem.answer or "0"), units=("days", "business days", "months",
-                                                                          "points"))
+        verdict = grade_number(answer, int(problem.answer or "0"), units=UNITS)
         return Verdict.unparsed("not a number") if verdict is None else Verdict.judge(verdict)
 
     def plan(self, problem: Problem) -> list[str]:

@@ -6,14 +6,16 @@ free nights and a ``book`` form (guest, check_in, nights). The site books any fr
 (it refuses only nights already taken) and answers with a confirmation code; the travel policy in the
 prompt is the agent's to follow: the hotel must have at least some stars, the room must be free every
 night of the stay, the cheapest such room in the city is the one to book, and only if the stay's total
-is within the budget; otherwise the agent books nothing and answers ``none``.
+is within the budget; otherwise the agent books nothing and answers ``none`` with its proof: the page path of
+the cheapest room the policy allows (stars, free nights), whose stay costs more than the budget
+(``none: /r/k3x9qd``; the hotel and room type, ``none: Hotel Vaso double``, name it too). A bare ``none`` is
+wrong (v1 took it, and it scored the fifth of problems on the ``none`` side without a page read).
 
-Judged on the answer (the confirmation code the site gave, or ``none``) and the final records (the one
+Judged on the answer (the confirmation code the site gave, or ``none`` and its room) and the final records (the one
 booking the policy requires, or none at all). Near misses in every draw: cheaper rooms of the city taken
 on one night of the stay, or in hotels with too few stars; rooms of other cities besides. The budget
-is short of the cheapest allowed stay in about a fifth of the problems (``none`` is certificate-free, so
-it is kept at most a quarter). The difficulty is the city's rooms, the stay's nights and the cheaper near
-misses.
+is short of the cheapest allowed stay in about a fifth of the problems. The difficulty is the city's rooms,
+the stay's nights and the cheaper near misses.
 
 Generation speed: about 1,250 problems/s at level 4 on this 2-core machine, near the 1,000 floor. Each
 problem builds a whole booking site: cities, hotels and rooms, each room with its own page and a month of
@@ -41,6 +43,8 @@ DAYS = 31
 NIGHTS = tuple((MONTH_START + timedelta(days=d)).isoformat() for d in range(DAYS))  # the month, in order
 NONE_SHARE = 0.2
 NONE_WORDS = frozenset({"none", "no room", "no booking", "nothing", "no room booked", "nothing booked"})
+NONE_EXAMPLE = "none: /r/k3x9qd"  # fixed placeholder: the page path of a room
+PROOF_MARKS = ":;,-\u2013\u2014(" + "\u00a0 "  # what may stand between "none" and its room
 ROOMS = ("single", "double", "twin", "suite", "studio", "family room")
 EXAMPLE = "BK00000"
 
@@ -61,7 +65,8 @@ class RoomBooking(WebTask):
     description = "Book the cheapest room a travel policy allows (stars, free nights, budget) on a booking site, or none."
     tags = ("web", "navigation", "forms", "policy", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow", "fill_and_submit")
-    certificate_free = ("none",)
+    version = 2  # v2: "none" names the cheapest allowed room (its proof); v1 took a bare "none"
+    bare_verdicts = ("none",)
 
     @dataclass(frozen=True)
     class Config:
@@ -159,12 +164,14 @@ class RoomBooking(WebTask):
             f"for {nights} night{'s' if nights > 1 else ''}, but only if the stay's total (nights times the price "
             f"per night) is at most ${budget_dollars}; otherwise book nothing. Book with the site's forms "
             "(fill_and_submit fills a form of the page open now; check_in as YYYY-MM-DD), then answer with the "
-            f"confirmation code the site gives, e.g. <answer>{EXAMPLE}</answer>, or <answer>none</answer> if the "
-            f"policy allows no booking.\n\n{self.tools_prompt(calls)}"
+            f"confirmation code the site gives, e.g. <answer>{EXAMPLE}</answer>. If the policy allows no booking "
+            "(even the cheapest room the stars and free nights allow costs more than the budget), book nothing and "
+            f"answer none with that room's page path as proof, e.g. <answer>{NONE_EXAMPLE}</answer>; a bare "
+            f"'none' is wrong.\n\n{self.tools_prompt(calls)}"
         )
         data = {"records": records, "room": best if affordable else None, "route": routes[best], "guest": guest,
                 "check_in": check_in, "nights": nights, "city_rooms": city_rooms, "budget": calls}
-        return Problem(prompt=prompt, answer=code if affordable else "none", data=data)
+        return Problem(prompt=prompt, answer=code if affordable else f"none: {best}", data=data)
 
     def submit(self, records: Records, form_id: str, fields: dict[str, str]) -> tuple[str, Records | None]:
         path = records["browser"]["at"]
@@ -207,29 +214,71 @@ class RoomBooking(WebTask):
         return len(data["city_rooms"]) / 2 + data["nights"] / 2 + cheaper
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        said_none = read_answer(answer, lambda s: True if " ".join(s.casefold().split()) in NONE_WORDS else None)
-        if problem.answer == "none":
-            return Verdict.right() if said_none else Verdict.wrong("the policy allows no booking")
-        if said_none:
-            return Verdict.wrong("a booking the policy allows was not made")
-        return judge_code(answer, problem.answer or "", "confirmation code")
+        said_none = read_answer(answer, _read_none)
+        if problem.data["room"] is not None:
+            if said_none is not None:
+                return Verdict.wrong("a booking the policy allows was not made")
+            return judge_code(answer, problem.answer or "", "confirmation code")
+        if said_none is None:
+            return Verdict.wrong("the policy allows no booking")
+        if not said_none:
+            return Verdict.wrong("'none' needs its proof: the page path of the cheapest room the policy allows, "
+                                 "whose stay costs more than the budget")
+        rooms = problem.data["records"]["rooms"]
+        named = [path for path, room in rooms.items() if said_none in (path, _room_key(f"{room['hotel']} {room['kind']}"))]
+        if named != [problem.data["route"][-1]]:
+            return Verdict.wrong("that is not the cheapest room the policy allows")
+        return Verdict.right()
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
         if data["room"] is None:
-            return [problem.answer or "none"]
+            return [problem.answer or ""]
         moves = route_moves(data["records"]["site"]["pages"], data["route"])
         fields = {"guest": data["guest"], "check_in": data["check_in"], "nights": str(data["nights"])}
         return [*moves, call("fill_and_submit", form_id="book", fields=fields), problem.answer or ""]
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer or ""
-        if answer == "none":
-            return ["None", "none.", "No room", "Answer: none"]
+        if problem.data["room"] is None:
+            room = problem.data["records"]["rooms"][problem.data["route"][-1]]
+            path = answer.removeprefix("none: ")
+            return [f"None: {path}.", f"none ({path}).", f"No room - {room['hotel']} {room['kind']}",
+                    f"Answer: none; {room['hotel']}, {room['kind']}", f"none: https://example.com{path}/"]
         return [answer.lower(), f"Confirmation code {answer}", f"{answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         answer = problem.answer or ""
-        if answer == "none":
-            return [problem.data["records"]["next_code"], "BK10000", "none or BK10000"]
+        if problem.data["room"] is None:
+            best = problem.data["route"][-1]
+            cheaper = [p for p in problem.data["city_rooms"] if p != best]
+            return ["none", "No room.", f"{answer} or none: {cheaper[0]}", f"none: {cheaper[0]}",
+                    problem.data["records"]["next_code"], f"{answer} or BK10000"]
         return ["none", f"BK{int(answer[2:]) + 1}", f"{answer} or none"]
+
+
+def _room_key(text: str) -> str:
+    """A room named in a "none" proof, for comparison: its page path (a URL's path, no trailing slash) or its hotel and
+    room type, casefolded, with commas, colons and a closing "room" dropped."""
+    text = " ".join(text.casefold().split()).strip(".")
+    if "/r/" in text and " " not in text:
+        return "/r/" + text.split("/r/", 1)[1].split("?", 1)[0].split("#", 1)[0].strip("/")
+    words = text.replace(",", " ").replace(":", " ").split()
+    if words and words[0] == "the":
+        words = words[1:]
+    if len(words) > 3 and words[-1] == "room" and words[-2] != "family":
+        words = words[:-1]
+    return " ".join(words)
+
+
+def _read_none(text: str) -> str | None:
+    """The proof after "none" (a room's key, :func:`_room_key`; "" for a bare "none"), or None if ``text`` is no "none"."""
+    folded = " ".join(text.casefold().split())
+    if folded in NONE_WORDS:
+        return ""
+    for word in sorted(NONE_WORDS, key=len, reverse=True):
+        rest = folded.removeprefix(word)
+        if rest != folded and rest[:1] in PROOF_MARKS and rest.strip(PROOF_MARKS):
+            rest = rest.strip(PROOF_MARKS + ").")  # "none (/r/k3x9qd)." names the room
+            return _room_key(rest) or None
+    return None
