@@ -17,7 +17,7 @@ forbids:
 
 The answer is the set of request numbers carried out (``none`` if none). The episode is judged on the answer
 and on the final records (roles and expiry dates) against those the policy determines. Requests are built
-on both sides of the policy (about a fifth of problems all allowed or all refused), with near misses: an
+on both sides of the policy (a tenth of problems all allowed, a twenty-fifth all refused), with near misses: an
 approval by someone other than the manager, a person on leave, the second half of a forbidden pair asked
 for after the first. The difficulty is twice the requests plus twice the clauses in play plus the privileged
 requests plus the refused ones.
@@ -59,6 +59,7 @@ class AccessRequests(RequestsServed):
     family = "service"
     description = "Grant colleagues access roles under a stated access policy (approvals, contractors, duties)."
     tags = ("service", "multi-turn", "tools", "policy", "security", "agentic")
+    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
     tool_names = ("find_person", "get_person", "list_approvals", "grant_role")
 
     @dataclass(frozen=True)

@@ -20,8 +20,8 @@ they refuse only the impossible (an unknown flight, another route), never what t
 
 One charge or refund per request. The answer is the net amount charged (charges minus refunds, dollars;
 negative for a net refund). The episode is judged on the answer and on the final records against those
-the rules determine. Requests are built on both sides of the rules (about a fifth of problems all allowed
-or all refused). The difficulty is the requests plus twice the rules in play plus the requests that move
+the rules determine. Requests are built on both sides of the rules (a tenth of problems all allowed,
+a twenty-fifth all refused). The difficulty is the requests plus twice the rules in play plus the requests that move
 money.
 """
 
@@ -64,6 +64,7 @@ class AirlineChanges(ServiceTask):
     family = "service"
     description = "Change, upgrade and cancel a traveller's flights under stated fare rules, with booking functions."
     tags = ("service", "multi-turn", "tools", "policy", "travel", "agentic")
+    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
     tool_names = ("find_customer", "get_booking", "search_flights", "change_flight", "change_cabin",
                   "cancel_booking", "charge", "refund")
 

@@ -20,7 +20,7 @@ Requests are handled in the order given; a refused one does not stop the next. T
 request numbers carried out (``none`` if none). The episode is judged on the answer and on the final
 records (balances and the transfer log) against those the policy determines, so a forbidden transfer,
 a missing one or a wrongly converted amount fails. Requests are built on both sides of the policy
-(about a fifth of problems all allowed or all refused), with near misses: an amount equal to the
+(a tenth of problems all allowed, a twenty-fifth all refused), with near misses: an amount equal to the
 available balance (allowed), one between the available balance and the balance, a limit reached by
 yesterday's transfers (allowed). The difficulty is the requests plus the accounts plus twice the clauses
 in play plus the currency conversions plus the refused requests.
@@ -62,6 +62,7 @@ class BankTransfers(RequestsServed):
     family = "service"
     description = "Carry out a customer's money transfers under a stated bank policy (balances, holds, limits, rates)."
     tags = ("service", "multi-turn", "tools", "policy", "finance", "agentic")
+    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
     tool_names = ("find_customer", "get_account", "get_transfers", "transfer")
 
     @dataclass(frozen=True)

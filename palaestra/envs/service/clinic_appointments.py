@@ -20,7 +20,7 @@ an unknown id), never what the policy forbids:
 
 The answer is the set of request numbers carried out (``none`` if none). The episode is judged on the
 answer and on the final records (slots, fees) against those the policy determines. Requests are built on
-both sides of the policy (about a fifth of problems all allowed or all refused), with near misses: a free
+both sides of the policy (a tenth of problems all allowed, a twenty-fifth all refused), with near misses: a free
 slot at exactly 12:00 (afternoon), a slot taken by someone else earlier in the half-day, an appointment
 exactly 24 hours away (no fee). The difficulty is twice the requests plus the doctors and specialties plus
 twice the clauses in play plus the late cancellations plus the refused requests.
@@ -68,7 +68,8 @@ class ClinicAppointments(RequestsServed):
     id = "service/clinic_appointments"
     family = "service"
     description = "Book and cancel a patient's clinic appointments under a stated scheduling policy."
-    version = 2  # v2: the policy breaks ties between equally early slots (the smallest slot id)
+    version = 2  # v2: the policy breaks ties between equally early slots (the smallest slot id); a twenty-fifth
+    # of the problems refuse every request (v1: a tenth)
     tags = ("service", "multi-turn", "tools", "policy", "scheduling", "agentic")
     tool_names = ("find_patient", "get_patient", "free_slots", "book_slot", "cancel_slot", "charge_fee")
 

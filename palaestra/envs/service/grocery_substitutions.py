@@ -57,6 +57,7 @@ class GrocerySubstitutions(ScriptedUser):
     family = "service"
     description = "Settle a grocery order's substitutions, removals and additions, told over several turns, under a store policy."
     tags = ("service", "multi-turn", "tools", "policy", "dialogue", "agentic")
+    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
     tool_names = ("find_customer", "get_order", "get_product", "substitute_item", "remove_item", "add_item")
 
     @dataclass(frozen=True)

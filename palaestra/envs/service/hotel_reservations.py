@@ -56,6 +56,7 @@ class HotelReservations(ScriptedUser):
     family = "service"
     description = "Cancel, shorten and upgrade a guest's hotel reservations, told over several turns, under a rate policy."
     tags = ("service", "multi-turn", "tools", "policy", "dialogue", "agentic")
+    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
     tool_names = ("find_guest", "get_reservation", "cancel_reservation", "shorten_stay", "upgrade_room")
 
     @dataclass(frozen=True)

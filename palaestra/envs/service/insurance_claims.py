@@ -59,6 +59,7 @@ class InsuranceClaims(ScriptedUser):
     family = "service"
     description = "File a policyholder's claims, reported over several turns, with payouts by coverage, deductible and limit."
     tags = ("service", "multi-turn", "tools", "policy", "dialogue", "agentic")
+    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
     tool_names = ("find_policyholder", "get_policy", "file_claim")
 
     @dataclass(frozen=True)

@@ -18,7 +18,7 @@ the agent's to follow:
 
 The answer is the set of request numbers carried out; the final records must be those the policy determines,
 and the employee must have been told the id of a ticket opened for them (or of the open ticket that stood in
-the way). Requests fall on both sides of the policy in most draws (about a fifth all allowed or all
+the way). Requests fall on both sides of the policy in most draws (a tenth all allowed, a twenty-fifth all
 refused). The difficulty is twice the requests plus the refused ones plus the tickets plus the clauses in play.
 """
 
@@ -60,6 +60,7 @@ class ItTickets(ScriptedUser, RequestsServed):
     family = "service"
     description = "Serve an employee's ticket requests, told over several turns, under a help-desk policy (teams, priorities, reopening)."
     tags = ("service", "multi-turn", "tools", "policy", "dialogue", "agentic")
+    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
     tool_names = ("find_employee", "get_ticket", "set_priority", "assign_team", "reopen_ticket", "create_ticket")
 
     @dataclass(frozen=True)

@@ -20,7 +20,7 @@ already on loan, an unknown id), never what the policy forbids:
 A refused request does not stop the next. The answer is the set of request numbers carried out (``none``
 if none); the episode is judged on the answer and on the final records (due dates, renewal counts, fines,
 loans) against those the policy determines, so a forbidden renewal, a wrong date or a missing fine fails.
-Requests are built on both sides of the policy (about a fifth of problems all allowed or all refused), with
+Requests are built on both sides of the policy (a tenth of problems all allowed, a twenty-fifth all refused), with
 near misses: a hold by the patron themself (no obstacle), a loan renewed once (may be renewed again),
 fines of exactly $5.00 (may borrow). The difficulty is the requests plus the loans plus twice the clauses
 in play plus the overdue renewals.
@@ -64,6 +64,7 @@ class LibraryLoans(RequestsServed):
     family = "service"
     description = "Serve a library patron's renewals and loans under a stated lending policy (holds, fines, limits)."
     tags = ("service", "multi-turn", "tools", "policy", "dates", "agentic")
+    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
     tool_names = ("find_patron", "get_loan", "search_catalog", "renew_loan", "charge_fine", "checkout")
 
     @dataclass(frozen=True)

@@ -55,6 +55,7 @@ class PayrollCorrections(ScriptedUser):
     family = "service"
     description = "Correct an employee's recorded hours, told over several turns, under a payroll policy (periods, adjustments, overtime)."
     tags = ("service", "multi-turn", "tools", "policy", "dialogue", "arithmetic", "agentic")
+    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
     tool_names = ("find_employee", "get_day", "set_hours", "add_adjustment")
 
     @dataclass(frozen=True)

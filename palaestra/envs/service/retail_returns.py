@@ -16,7 +16,7 @@ follow:
 The agent serves what the policy allows, refuses the rest, and answers with the total refunded in this
 conversation (dollars and cents). The episode is judged on both: the answer, and the final records
 against those the policy determines (a refund the policy forbids, or one it allows left out, fails). Each
-problem has requested items on both sides of the policy in most draws (about a fifth all allowed or all
+problem has requested items on both sides of the policy in most draws (a tenth all allowed, a twenty-fifth all
 refused), so neither "refund everything" nor "refuse everything" pays. The difficulty is the number of
 orders plus the requested items plus the policy's clauses in play.
 """
@@ -32,13 +32,13 @@ from typing import Any
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import (
-    SAME_SIDE,
     Function,
     Records,
     ServiceTask,
     call,
     cents_of,
     draw_person,
+    draw_side,
     judge_dollars,
 )
 from palaestra.generators.knowledge import NameForge
@@ -92,11 +92,11 @@ class RetailReturns(ServiceTask):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         # The request's sides are drawn once, before the orders: drawn with them, the redraws (small orders
         # rarely have two returnable items) favoured "all refused", which paid "$0.00" 0.21 at level 0.
-        side = rng.random()
+        side = draw_side(rng)
         return retry(lambda: self._draw(rng, config, side), what="orders with a request on both sides of the policy",
                      attempts=60)
 
-    def _draw(self, rng: random.Random, config: Config, side: float) -> Problem | None:
+    def _draw(self, rng: random.Random, config: Config, side: str) -> Problem | None:
         forge = NameForge(rng)
         customer = draw_person(forge, rng, "C")
         orders: dict[str, dict[str, Any]] = {}
@@ -124,8 +124,7 @@ class RetailReturns(ServiceTask):
                            if _allowed(records, oid, item["id"], config.electronics_rule) == allowed]
                  for allowed in (True, False)}
         count = rng.randint(*config.requested)
-        # Both sides of the policy in most requests: all allowed or all refused in about a fifth of them.
-        granted = count if side < SAME_SIDE / 2 else 0 if side < SAME_SIDE else rng.randint(1, count - 1)
+        granted = count if side == "all allowed" else 0 if side == "all refused" else rng.randint(1, count - 1)
         if len(pools[True]) < granted or len(pools[False]) < count - granted:
             return None
         requested = rng.sample(pools[True], granted) + rng.sample(pools[False], count - granted)

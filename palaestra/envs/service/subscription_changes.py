@@ -21,8 +21,8 @@ forbids:
 
 One charge or refund per request. The answer is the net amount charged today (charges minus refunds, in
 dollars; negative for a net refund). The episode is judged on the answer and on the final records against
-those the policy determines. Requests are built on both sides of the policy (about a fifth of problems
-all allowed or all refused), so neither serving everything nor nothing pays. The difficulty is the
+those the policy determines. Requests are built on both sides of the policy (a tenth of problems
+all allowed, a twenty-fifth all refused), so neither serving everything nor nothing pays. The difficulty is the
 requests plus the subscriptions plus twice the clauses in play plus the prorated requests.
 """
 
@@ -67,6 +67,7 @@ class SubscriptionChanges(ServiceTask):
     family = "service"
     description = "Carry out subscription plan and seat changes under a billing policy with exact proration."
     tags = ("service", "multi-turn", "tools", "policy", "billing", "agentic")
+    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
     tool_names = ("find_customer", "get_subscription", "change_plan", "change_seats", "cancel_subscription",
                   "charge", "refund")
 
