@@ -84,7 +84,8 @@ _PATTERNS = {
     "repeating": re.compile(r"([+-]?)(\d*)\.(\d*) ?\\overline ?\{ ?(\d{1,60}) ?\}"),
 }
 _FRAC_SHORTHAND = re.compile(r"\\frac ?(\d) ?(\d)")
-_NAME = r"(?:[A-Za-z]{1,3}|[\u0370-\u03ff]|\\[A-Za-z]{2,12})(?:_\{?[A-Za-z0-9]{1,8}\}?)?"  # x, φ, \theta, v_0
+# x, φ, \theta, v_0, and a quantity named by one word (angle, Area): a grader reads "angle = 91.5" as 91.5
+_NAME = r"(?:[A-Za-z]{1,3}|[A-Za-z][a-z]{3,11}|[\u0370-\u03ff]|\\[A-Za-z]{2,12})(?:_\{?[A-Za-z0-9]{1,8}\}?)?"
 _NAME_PREFIX = re.compile(rf"^{_NAME} ?(=|≈|≃|~) ?")
 _APPROX_PREFIX = re.compile(
     r"^(?:≈|≃|~=?|about\b|approximately\b|approx\b\.?|roughly\b|around\b|circa\b|ca\.|nearly\b|almost\b) ?",

@@ -27,3 +27,11 @@ def test_nothing_served_without_a_look_earns_little(env_id: str, constant: str) 
     source = make_source(env_id)
     scores = [judge(source, source.sample(level, 50_000 + seed), constant) for level in range(5) for seed in range(60)]
     assert sum(scores) / len(scores) < 0.08  # version 1: 0.096 and 0.102 over 500 problems; now 0.038 and 0.046
+
+
+def test_a_quantity_named_by_one_word_before_equals_is_read() -> None:
+    """temporal/clock_angle refused "angle = 91.5" while it took "θ = 91.5°"; a one-word name is now read like x."""
+    from palaestra.verifiers.numeric import read_number
+
+    assert read_number("angle = 91.5") == read_number("Angle = 91.5") == read_number("91.5")
+    assert read_number("angle = 91.5 or 92") is None and read_number("the angle = 91.5 = 92") is None
