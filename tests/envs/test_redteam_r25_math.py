@@ -1,0 +1,89 @@
+"""Red team, session 25 (math families): a constant that paid above the limit, and right answers a careful grader
+accepts that were refused, with the wrong answers next to them that stay refused."""
+
+from __future__ import annotations
+
+import palaestra
+
+
+def _task(env_id: str):
+    return palaestra.make(env_id).unwrapped.task
+
+
+def _reward(problem, reply: str) -> float:
+    return palaestra.score(problem, f"<answer>{reply}</answer>").reward
+
+
+# --- arithmetic/number_theory: "1" for every gcd question ----------------------------------------------------------
+# v4 drew the common factor log-uniformly from 1 up: at level 0 it was 1 for 26% of gcd questions, and the constant
+# "1" answered 12% of the level (the limit for one recurring answer is 10%). v5 draws it from 2 up (1 for 5%).
+
+
+def test_number_theory_gcd_is_rarely_one() -> None:
+    task = _task("arithmetic/number_theory")
+    problems = [task.sample(0, seed) for seed in range(600)]
+    gcds = [p for p in problems if p.data["kind"] == "gcd"]
+    assert len(gcds) > 100
+    assert sum(_reward(p, "1") for p in gcds) / len(gcds) < 0.12  # v4: 0.26
+    assert sum(_reward(p, "1") for p in problems) / len(problems) < 0.09  # v4: 0.12
+    assert all(_reward(p, p.answer) == 1.0 for p in gcds[:20])
+
+
+# --- algebra/rational_simplification: the excluded values stated ---------------------------------------------------
+# The prompt asks for a form "valid wherever the original is defined"; naming the values the original excludes
+# ("x - 14, x ≠ 9/2") was unreadable. Now each value named must be one where the original is undefined.
+
+
+def test_rational_simplification_accepts_a_true_restriction() -> None:
+    task = _task("algebra/rational_simplification")
+    cancel = task.sample(0, 3)
+    assert cancel.data["shown"] == "(2x^2 - 37x + 126)/(2x - 9)" and cancel.answer == "x - 14"
+    for reply in (
+        "x - 14, x ≠ 9/2",
+        "x - 14 (x ≠ 4.5)",
+        "x - 14 for x ≠ 9/2",
+        r"x - 14, \text{ where } x \neq \frac{9}{2}",
+        r"\boxed{x - 14,\ x \neq 9/2}",
+    ):
+        assert _reward(cancel, reply) == 1.0, reply
+    for reply in (
+        "x - 14, x ≠ 5",
+        "x - 14, x ≠ 9/2, 5",
+        "x - 14, x ≠ 9/2 or x + 1",
+        "x + 1, x ≠ 9/2",
+        "(2x^2 - 37x + 126)/(2x - 9), x ≠ 9/2",
+        "x ≠ 9/2",
+        "x - 14 (x ≠ 9/2",
+    ):
+        assert _reward(cancel, reply) == 0.0, reply
+    quotient = task.sample(4, 3)
+    assert quotient.answer == "(x^2 - 16x + 64)/(x - 4)"
+    for reply in (
+        "(x - 8)^2/(x - 4), x ≠ 5, -1, 8",
+        "(x-8)^2/(x-4), x ≠ 5 and x ≠ -1",
+        r"\frac{(x-8)^2}{x-4} \quad (x \neq 5, 8)",
+    ):
+        assert _reward(quotient, reply) == 1.0, reply
+    assert _reward(quotient, "(x - 8)^2/(x - 4), x ≠ 6") == 0.0  # the original is defined at 6
+
+
+# --- calculus/antiderivative: "+ C, where C is a constant" ---------------------------------------------------------
+
+
+def test_antiderivative_accepts_a_clause_about_the_constant() -> None:
+    problem = _task("calculus/antiderivative").sample(0, 3)
+    f = problem.data["antiderivative"]
+    assert f == "(5/3)x^3 - 2x^4 - x^6"
+    for clause in (
+        ", where C is a constant",
+        ", where C is an arbitrary constant.",
+        ", C ∈ ℝ",
+        " (C constant)",
+        r", \quad C \in \mathbb{R}",
+        " for any constant C",
+        " where C is the constant of integration",
+    ):
+        assert _reward(problem, f"{f} + C{clause}") == 1.0, clause
+    integrand = problem.data["integrand"]
+    for reply in (f"{f} + C, where C = x", f"{f} + C, or x^2", f"{integrand} + C, where C is a constant"):
+        assert _reward(problem, reply) == 0.0, reply
