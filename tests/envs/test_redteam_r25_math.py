@@ -87,3 +87,28 @@ def test_antiderivative_accepts_a_clause_about_the_constant() -> None:
     integrand = problem.data["integrand"]
     for reply in (f"{f} + C, where C = x", f"{f} + C, or x^2", f"{integrand} + C, where C is a constant"):
         assert _reward(problem, reply) == 0.0, reply
+
+
+# --- geometry/circles: a point named in a sentence, in \left( \right), or as x = .., y = .. --------------------------
+
+
+def test_circles_reads_points_as_graders_do() -> None:
+    task = _task("geometry/circles")
+    centre = task.sample(0, 3)
+    assert centre.answer == "(7, -10)"
+    for reply in (
+        "The centre is (7, -10).",
+        "Center: (7, -10)",
+        r"\left(7, -10\right)",
+        "x = 7, y = -10",
+        "h = 7, k = -10",
+        "y = -10, x = 7",
+    ):
+        assert _reward(centre, reply) == 1.0, reply
+    for reply in ("x = -10, y = 7", "(-10, 7)", "The centre is (7, -10) or (7, 10)", "x = 7, y = -10, z = 1"):
+        assert _reward(centre, reply) == 0.0, reply
+    both = task.sample(3, 3)
+    first, second = both.answer.split("), (")
+    assert _reward(both, f"The points are {both.answer}.") == 1.0
+    assert _reward(both, rf"\left({first[1:]}\right), \left({second[:-1]}\right)") == 1.0
+    assert _reward(both, f"The points are {first})") == 0.0  # one point of two
