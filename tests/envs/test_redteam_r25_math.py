@@ -112,3 +112,27 @@ def test_circles_reads_points_as_graders_do() -> None:
     assert _reward(both, f"The points are {both.answer}.") == 1.0
     assert _reward(both, rf"\left({first[1:]}\right), \left({second[:-1]}\right)") == 1.0
     assert _reward(both, f"The points are {first})") == 0.0  # one point of two
+
+
+# --- algebra/solve_equation: a bare "none" ----------------------------------------------------------------------------
+# v3 paid "none" 0.10 at level 3 (one quadratic in ten has no real root) with no proof asked. v4 asks for the
+# discriminant of the equation as ax^2 + bx + c = 0 with integer coefficients (any whole multiple of the equation).
+
+
+def test_solve_equation_none_needs_its_discriminant() -> None:
+    task = _task("algebra/solve_equation")
+    problems = [task.sample(3, seed) for seed in range(150)]
+    empty = [p for p in problems if not p.data["roots"]]
+    assert len(empty) >= 8
+    assert sum(_reward(p, "none") for p in problems) == 0  # v3: 0.10 of the level
+    assert sum(_reward(p, "No real solutions") for p in empty) == 0
+    for problem in empty[:4]:
+        d = int(problem.data["discriminant"])
+        assert d < 0 and _reward(problem, problem.answer) == 1.0
+        assert _reward(problem, f"No real solutions: the discriminant is {d} < 0.") == 1.0
+        assert _reward(problem, f"none, D = {9 * d}") == 1.0  # the equation multiplied by 3
+        for wrong in (-d, 2 * d, d - 1):
+            assert _reward(problem, f"none (discriminant {wrong})") == 0.0, wrong
+        assert _reward(problem, f"none (discriminant {d}) or x = 1") == 0.0
+    rooted = next(p for p in problems if p.data["roots"])
+    assert _reward(rooted, "none (discriminant -7)") == 0.0
