@@ -136,3 +136,17 @@ def test_solve_equation_none_needs_its_discriminant() -> None:
         assert _reward(problem, f"none (discriminant {d}) or x = 1") == 0.0
     rooted = next(p for p in problems if p.data["roots"])
     assert _reward(rooted, "none (discriminant -7)") == 0.0
+
+
+# --- calculus/limits, level 1: "0" for every limit at infinity ----------------------------------------------------
+# v2 drew a lower top degree a quarter of the time: the constant "0" scored 0.24 at level 1, "∞" and "-∞" 0.12 each.
+
+
+def test_limits_at_infinity_constants_stay_rare() -> None:
+    task = _task("calculus/limits")
+    problems = [task.sample(1, seed) for seed in range(800)]
+    for constant in ("0", "∞", "-∞"):
+        assert sum(_reward(p, constant) for p in problems) / len(problems) < 0.11, (
+            constant
+        )  # v2: 0.24, 0.12, 0.12 (v3: 0.07 each)
+    assert all(_reward(p, p.answer) == 1.0 for p in problems[:20])
