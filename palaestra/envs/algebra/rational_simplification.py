@@ -12,18 +12,23 @@ polynomial), equal to the expression as a rational function, with P and Q sharin
 factor (their greatest common divisor a constant). Any arrangement is right —
 expanded or factored, ``(x + 3)/(x + 2)``, ``\\frac{x+3}{x+2}``, ``-(x - 1)/(2x + 4)``,
 ``(1 - x)/(2x + 4)``; an unreduced fraction, a sum of fractions or a different
-function is wrong.
+function is wrong. The answer may name the values the original expression excludes
+(``x - 14, x ≠ 9/2``, ``(x - 8)^2/(x - 4) for x ≠ 5, -1``, ``... (x \\neq 5)``); each value named must
+be one where the original is undefined, or the statement is wrong.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.verifiers.formulas import read_formula
+from palaestra.verifiers.normalize import strip_wrappers
+from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.polynomials import (
     Polynomial,
     add,
@@ -39,6 +44,7 @@ from palaestra.verifiers.polynomials import (
     to_polynomial,
     to_rational,
 )
+from palaestra.verifiers.rationals import format_fraction
 
 X = ["x"]
 _EXAMPLES = ("(2x + 1)/(x - 3)", "(x^2 - 5)/(3x + 4)")
@@ -176,7 +182,11 @@ class RationalSimplification(Task):
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        tree = read_formula(answer, X)
+        split = _split_restriction(answer)
+        if split is None:
+            return Verdict.unparsed("not a rational expression in x (a restriction reads like x ≠ 2, -1/3)")
+        formula, excluded = split
+        tree = read_formula(formula, X)
         if tree is None:
             return Verdict.unparsed("not a rational expression in x")
         want = (from_coefficients(Fraction(c) for c in problem.data["top"]),
@@ -188,8 +198,11 @@ class RationalSimplification(Task):
         if form is None:
             return Verdict.wrong("not written as a single fraction P/Q")
         top, bottom = form
-        return Verdict.judge(degree(gcd(top, bottom)) == 0, "not in lowest terms: numerator and denominator share a "
-                                                           "factor")
+        if degree(gcd(top, bottom)) != 0:
+            return Verdict.wrong("not in lowest terms: numerator and denominator share a factor")
+        original = _original_tree(problem.data["shown"])
+        return Verdict.judge(all(_value_at(original, v) is None for v in excluded),
+                             "the restriction excludes a value where the original expression is defined")
 
     def difficulty(self, problem: Problem) -> float:
         """Total degree of the unreduced numerator and denominator, plus 2 for combining fractions and 4 for
@@ -207,6 +220,10 @@ class RationalSimplification(Task):
             latex = f"\\frac{{{_text(top)}}}{{{_text(bottom)}}}"
             doubled = f"({_text({m: 2 * c for m, c in top.items()})})/({_text({m: 2 * c for m, c in bottom.items()})})"
             out += [negated, latex, doubled]
+        poles = _poles(problem.data["shown"])
+        if poles:
+            out += [f"{answer}, x ≠ {format_fraction(poles[0])}",
+                    f"{answer} \\quad (x \\neq {', '.join(format_fraction(p) for p in poles)})"]
         return out
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
@@ -215,6 +232,7 @@ class RationalSimplification(Task):
         extra = from_coefficients([-7, 1])
         unreduced = _fraction_text(multiply(top, extra), multiply(bottom, extra))
         wrong = [unreduced, problem.data["shown"], _fraction_text(bottom, top) if top else "1",
+                 f"{problem.answer}, x ≠ 1000/7",  # a value where the original is defined
                  _answer_text({m: c + (1 if m == (0,) else 0) for m, c in top.items()} | (
                      {} if (0,) in top else {(0,): Fraction(1)}), bottom)]
         return [w for w in wrong if not self.verify(problem, w).correct]
@@ -233,3 +251,93 @@ def _single_fraction(tree: tuple) -> tuple[Polynomial, Polynomial] | None:
         return {m: sign * c for m, c in top.items()}, bottom
     whole = to_polynomial(node, X)
     return None if whole is None else ({m: sign * c for m, c in whole.items()}, from_coefficients([1]))
+
+
+# --- a stated restriction: "x - 14, x ≠ 9/2" -----------------------------------------------------------------------
+
+MAX_RESTRICTED_ANSWER = 300  # longer answers are not searched for a restriction
+MAX_EXCLUDED = 8
+_NOT_EQUAL = (("\\neq", "≠"), ("\\ne", "≠"), ("!=", "≠"), ("=/=", "≠"), ("\\left(", "("), ("\\right)", ")"),
+              ("\\qquad", " "), ("\\quad", " "), ("\\,", " "), ("\\;", " "), ("\\ ", " "))
+_TEXT_COMMAND = re.compile(r"\\(?:text|mathrm|textrm|mbox)\{([A-Za-z ,]{0,40})\}")
+_NOT_EQUAL_X = re.compile(r"\bx\s*≠\s*")
+_LEAD_WORDS = ("for", "where", "when", "with", "if", "provided", "that", "and", "all", "valid")
+_VALUE_SEPARATOR = re.compile(r"\s*(?:,|;|\band\b)\s*(?:x\s*≠\s*)?")
+
+
+def _split_restriction(answer: str) -> tuple[str, tuple[Fraction, ...]] | None:
+    """The formula and the values a clause after it excludes (``x - 14, x ≠ 9/2``: ``("x - 14", (9/2,))``);
+    the whole answer and no values when there is no ``≠``; ``None`` when a restriction cannot be read."""
+    text = strip_wrappers(answer)
+    for latex, plain in _NOT_EQUAL:
+        text = text.replace(latex, plain)
+    if "≠" not in text:
+        return answer, ()
+    if len(text) > MAX_RESTRICTED_ANSWER:
+        return None
+    text = _TEXT_COMMAND.sub(r" \1 ", text)
+    found = _NOT_EQUAL_X.search(text)
+    if found is None:
+        return None
+    head, clause = text[:found.start()], text[found.end():]
+    opened = False
+    for _ in range(12):  # the clause's lead-in, from its end: ", (for", "; where", " for all", "\\quad ("
+        head = head.rstrip()
+        word = next((w for w in _LEAD_WORDS if head.lower().endswith(w)
+                     and not head[:len(head) - len(w)][-1:].isalnum()), None)
+        if word:
+            head = head[:len(head) - len(word)]
+        elif head.endswith(("(", "[")):
+            head, opened = head[:-1], True
+        elif head.endswith((",", ";")):
+            head = head[:-1]
+        else:
+            break
+    clause = clause.strip().removesuffix(".").strip()
+    if opened:
+        if not clause.endswith((")", "]")):
+            return None
+        clause = clause[:-1].strip()
+    pieces = _VALUE_SEPARATOR.split(clause)
+    if not head.strip() or not 1 <= len(pieces) <= MAX_EXCLUDED:
+        return None
+    values = [read_exact(piece, max_digits=30) for piece in pieces]
+    if any(v is None for v in values):
+        return None
+    return head.strip(), tuple(v for v in values if v is not None)
+
+
+def _original_tree(shown: str) -> tuple:
+    """The expression the prompt shows (``[A/B] ÷ [C/D]``) as a tree of the formula reader."""
+    text = shown.replace("[", "(").replace("]", ")").replace("÷", "/").replace("×", "*").replace("−", "-")
+    tree = read_formula(text, X)
+    if tree is None:
+        raise ValueError(f"unreadable expression {shown!r}")  # a generator bug, never model text
+    return tree
+
+
+def _value_at(tree: tuple, x: Fraction) -> Fraction | None:
+    """The exact value of the (generator's) expression at ``x``, or ``None`` where a denominator vanishes."""
+    kind = tree[0]
+    if kind == "num":
+        return tree[1]
+    if kind == "var":
+        return x
+    if kind == "neg":
+        inner = _value_at(tree[1], x)
+        return None if inner is None else -inner
+    a, b = _value_at(tree[1], x), _value_at(tree[2], x)
+    if a is None or b is None:
+        return None
+    if kind == "/":
+        return None if b == 0 else a / b
+    if kind == "**":
+        return None if a == 0 and b < 0 else a ** int(b)
+    return {"+": a + b, "-": a - b, "*": a * b}[kind]
+
+
+def _poles(shown: str) -> list[Fraction]:
+    """The rational points (small denominators) where the shown expression is undefined, in increasing order."""
+    tree = _original_tree(shown)
+    points = {Fraction(n, d) for d in range(1, 7) for n in range(-60 * d, 60 * d + 1)}
+    return sorted(v for v in points if _value_at(tree, v) is None)

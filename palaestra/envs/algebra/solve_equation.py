@@ -10,9 +10,18 @@ solution set is known without calling a solver.
 The answer is the set of real solutions, in any order, each at most once, in any
 exact form: ``x = 3, x = -1/2``, ``-0.5, 3``, ``x ∈ {3, -1/2}``, ``3 or -1/2``,
 ``(1 + sqrt(5))/2, (1 - sqrt(5))/2``, ``x_{1,2} = (1 ± √5)/2``, ``\\frac{1 \\pm \\sqrt{5}}{2}``;
-``none`` (or ``∅``, ``no real solutions``) when there is none. Values are compared
-exactly as surds (:func:`palaestra.verifiers.expressions.evaluate_surd`), so a rounded
-decimal such as ``1.6180339887`` or ``2.000000001`` is wrong: the prompt asks for exact values.
+``none`` when there is none. Values are compared exactly as surds
+(:func:`palaestra.verifiers.expressions.evaluate_surd`), so a rounded decimal such as
+``1.6180339887`` or ``2.000000001`` is wrong: the prompt asks for exact values.
+
+"No real solution" carries its short proof: the discriminant ``b^2 - 4ac`` of the equation
+written as ``ax^2 + bx + c = 0`` with integer coefficients (``none (discriminant -23)``,
+``No real solutions: D = -92 < 0``). Multiplying that equation by a whole number m multiplies the
+discriminant by m^2, so any such value is right: the one of the coefficients without a common
+factor times a square. Up to rational squares the discriminants fall into a dozen classes, so a
+rational rescaling is not accepted (a constant guess would hit a class a time in four). A bare
+``none`` is wrong (version 3 paid it 0.10 at level 3, where one quadratic in ten has no real root).
+Problems drawn before version 4 (no ``discriminant`` in their data) still take a bare ``none``.
 """
 
 from __future__ import annotations
@@ -26,7 +35,8 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.verifiers.expressions import Surd, evaluate_surd, parse_expression
-from palaestra.verifiers.numeric import format_decimal, format_number
+from palaestra.verifiers.normalize import strip_wrappers
+from palaestra.verifiers.numeric import format_decimal, format_number, read_exact
 from palaestra.verifiers.sets import read_items
 
 MAX_VALUES = 8
@@ -36,6 +46,7 @@ _TERM = re.compile(r"\d*x(?:\^\d)?|\d+")  # a term of the equation as printed: 3
 # Example solutions for the prompt, the same whatever the answer (an example chosen to avoid the answer
 # would tell something about it); 23 is never a radicand here.
 _EXAMPLES = (("4", "-2/3"), ("-7", "5/2"))
+_DISCRIMINANT_EXAMPLE = -7  # a fixed placeholder, as the examples above
 _SURD_EXAMPLE = "x = (3 + sqrt(23))/2, x = (3 - sqrt(23))/2"
 
 
@@ -46,7 +57,8 @@ class SolveEquation(Task):
     description = "Find every real solution of a linear, quadratic or rational equation in x."
     tags = ("math", "algebra", "equations")
     max_answer_chars = 2_000
-    version = 3
+    version = 4  # v4: "none" comes with the discriminant that proves it (a bare "none" paid 0.10 at level 3)
+    bare_verdicts = ("none",)
 
     @dataclass(frozen=True)
     class Config:
@@ -66,21 +78,36 @@ class SolveEquation(Task):
     bounded = "its difficulty measure stops growing with larger sizes past the presets (level 5 to 6)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        equation, roots = _EQUATIONS[config.form](rng, config)
+        equation, roots, discriminant = _EQUATIONS[config.form](rng, config)
         roots = sorted(set(roots), key=lambda r: r.value)
-        answer = ", ".join(r.text for r in roots) or "none"
+        answer = ", ".join(r.text for r in roots) or f"none (discriminant {discriminant})"
         rational_example = _EXAMPLES[0]  # a fixed placeholder: independent of the answer
+        if discriminant is None:  # a linear equation: it always has its one root
+            no_root = "If there is no real solution, answer none."
+        else:
+            no_root = ("If there is no real solution, answer none with the discriminant b^2 - 4ac of the equation "
+                       "rewritten as ax^2 + bx + c = 0 with integer coefficients, e.g. "
+                       f"none (discriminant {_DISCRIMINANT_EXAMPLE}).")
         prompt = (
             f"Solve the equation for the real number x:\n\n{equation}\n\n"
             "Give every real solution exactly once, separated by commas, as exact values (integers, fractions "
             "or square roots; rounded decimals are wrong), e.g. "
-            f"x = {rational_example[0]}, x = {rational_example[1]} or {_SURD_EXAMPLE}. "
-            "If there is no real solution, answer none."
+            f"x = {rational_example[0]}, x = {rational_example[1]} or {_SURD_EXAMPLE}. {no_root}"
         )
         data = {"form": config.form, "equation": equation, "roots": [r.text for r in roots]}
+        if not roots and discriminant is not None:
+            data["discriminant"] = discriminant
         return Problem(prompt=prompt, answer=answer, data=data)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
+        claimed = _read_none_certificate(answer)
+        if claimed is not None:
+            if problem.data["roots"]:
+                return Verdict.wrong("the equation has real solutions")
+            if "discriminant" not in problem.data:  # a version 3 problem: its prompt asked for a bare none
+                return Verdict.right()
+            return Verdict.judge(_square_multiple(claimed, int(problem.data["discriminant"])),
+                                 "that is not the discriminant of the equation as ax^2 + bx + c = 0 (integers a, b, c)")
         values = _read_solutions(answer)
         if values is None:
             return Verdict.unparsed(
@@ -98,6 +125,8 @@ class SolveEquation(Task):
                 return Verdict.wrong("a value is not a solution")
         if expected:
             return Verdict.wrong("a solution is missing")
+        if not values and "discriminant" in problem.data:
+            return Verdict.wrong("no real solution: give the discriminant that proves it, e.g. none (discriminant -7)")
         return Verdict.right()
 
     def difficulty(self, problem: Problem) -> float:
@@ -113,8 +142,11 @@ class SolveEquation(Task):
     def spellings(self, problem: Problem) -> list[str]:
         roots = [_surd_of(text) for text in problem.data["roots"]]
         if not roots:
-            return [*super().spellings(problem), "None", "no real solutions", "There is no real solution.", "∅",
-                    r"\emptyset", r"x \in \emptyset", "{}", r"\boxed{\text{none}}"]
+            d = Fraction(problem.data["discriminant"])
+            return [*super().spellings(problem), f"None (discriminant {d})", f"none, discriminant = {d}",
+                    f"No real solutions: the discriminant is {d} < 0.", f"none; D = {4 * d}",
+                    rf"\boxed{{\text{{none}}}} (discriminant {d})", f"There is no real solution (Δ = {d}).",
+                    f"∅, discriminant {9 * d}"]
         plain = [_spell(r, "plain") for r in roots]
         latex = [_spell(r, "latex") for r in roots]
         spellings = [
@@ -144,7 +176,10 @@ class SolveEquation(Task):
         outsider = next(k for k in range(-50, 50) if Surd.rational(k) not in roots)
         gold = problem.answer or ""
         if not roots:
-            return [str(outsider), "0", "x = 1"]
+            d = Fraction(problem.data["discriminant"])
+            return [str(outsider), "0", "x = 1", "none", "no real solutions", "∅", f"none (discriminant {-d})",
+                    f"none (discriminant {2 * d})", f"none (discriminant {d / 4})", f"none (discriminant {d}), {outsider}",
+                    f"none (discriminant {d}) or x = {outsider}"]
         first = float(roots[0])
         wrong = [
             "none",
@@ -267,7 +302,7 @@ def _linear(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list
     left = [slope + right[0], -slope * root + right[1]]
     if left[0] == 0:
         left, right = [slope, -slope * root], [0, 0]
-    return f"{_poly_text(left)} = {_poly_text(right)}", [_Root(Fraction(root))]
+    return f"{_poly_text(left)} = {_poly_text(right)}", [_Root(Fraction(root))], None
 
 
 def _brackets(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root]]:
@@ -281,7 +316,7 @@ def _brackets(rng: random.Random, config: SolveEquation.Config) -> tuple[str, li
     e = int((a - d) * root) + a * b + c
     factor = {1: "", -1: "-"}.get(a, str(a))
     left = f"{factor}(x {'+' if b > 0 else '-'} {abs(b)})" + (f" {'+' if c > 0 else '-'} {abs(c)}" if c else "")
-    return f"{left} = {_poly_text([d, e])}", [_Root(root)]
+    return f"{left} = {_poly_text([d, e])}", [_Root(root)], None
 
 
 def _quadratic_roots(rng: random.Random, config: SolveEquation.Config) -> tuple[list[int], list[_Root]]:
@@ -309,23 +344,28 @@ def _quadratic_roots(rng: random.Random, config: SolveEquation.Config) -> tuple[
     return [c // divisor for c in coefficients], roots
 
 
-def _quadratic(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root]]:
+def _discriminant(coefficients: list[int]) -> int:
+    c2, c1, c0 = coefficients
+    return c1 * c1 - 4 * c2 * c0
+
+
+def _quadratic(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root], int]:
     coefficients, roots = _quadratic_roots(rng, config)
     if rng.random() < 0.25:
-        return f"{_poly_text(coefficients)} = 0", roots
+        return f"{_poly_text(coefficients)} = 0", roots, _discriminant(coefficients)
     right = [rng.randint(-3, 3), rng.randint(-9, 9), rng.randint(-20, 20)]
     left = [c + r for c, r in zip(coefficients, right)]
-    return f"{_poly_text(left)} = {_poly_text(right)}", roots
+    return f"{_poly_text(left)} = {_poly_text(right)}", roots, _discriminant(coefficients)
 
 
-def _rational_equation(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root]]:
+def _rational_equation(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root], int]:
     """``A/(x - p) + B/(x - q) = C``; clearing denominators gives ``C * f(x) = 0`` for the chosen quadratic f.
 
     With f monic, A = C f(p)/(q - p) and B = C f(q)/(p - q); C is the smallest
     multiplier that makes A and B integers, and f(p), f(q) != 0 keeps the poles
     away from the roots.
     """
-    def draw() -> tuple[int, int, int, int, int, list[_Root]] | None:
+    def draw() -> tuple[int, int, int, int, int, list[_Root], list[int]] | None:
         coefficients, roots = _quadratic_roots(rng, config)
         p, q = rng.sample(range(-6, 7), 2)
         f_p, f_q = _monic_value(coefficients, p), _monic_value(coefficients, q)
@@ -334,12 +374,12 @@ def _rational_equation(rng: random.Random, config: SolveEquation.Config) -> tupl
         ratio_a, ratio_b = f_p / (q - p), f_q / (p - q)
         c = math.lcm(ratio_a.denominator, ratio_b.denominator) * rng.choice([-2, -1, 1, 2])
         a, b = int(c * ratio_a), int(c * ratio_b)
-        return (a, b, c, p, q, roots) if max(abs(a), abs(b), abs(c)) <= 99 else None
+        return (a, b, c, p, q, roots, coefficients) if max(abs(a), abs(b), abs(c)) <= 99 else None
 
     # about half of the draws give small enough integers
-    a, b, c, p, q, roots = retry(draw, what="a rational equation with small coefficients")
+    a, b, c, p, q, roots, coefficients = retry(draw, what="a rational equation with small coefficients")
     equation = f"{a}/{_shifted_x(p)} {'+' if b > 0 else '-'} {abs(b)}/{_shifted_x(q)} = {c}"
-    return equation, roots
+    return equation, roots, _discriminant(coefficients)  # clearing denominators gives c/c2 times this quadratic
 
 
 def _monic_value(coefficients: list[int], x: int) -> Fraction:
@@ -370,3 +410,35 @@ def _poly_text(coefficients: list[int]) -> str:
 
 
 _EQUATIONS = {"linear": _linear, "brackets": _brackets, "quadratic": _quadratic, "rational": _rational_equation}
+
+
+# --- "none" and its proof: "none (discriminant -23)" ----------------------------------------------------------------
+
+MAX_CERTIFICATE_CHARS = 200
+_NONE = re.compile(r"(?:none|no real (?:solutions?|roots?)|there (?:is|are) no real (?:solutions?|roots?)|∅|\\emptyset|"
+                   r"\\text\{none\}|\{\})", re.IGNORECASE)
+_CERTIFICATE = re.compile(
+    r"\s*(?:[,;:(]|\\quad|\s)\s*(?:since\s+|because\s+|as\s+)?(?:the\s+)?(?:discriminant|d|δ|Δ)"
+    r"\s*(?:is|=|:)?\s*([-−+]?[0-9][0-9/.,]{0,40}?)\s*(?:<\s*0)?\s*\)?\s*\.?", re.IGNORECASE)
+
+
+def _read_none_certificate(answer: str) -> Fraction | None:
+    """The discriminant an answer "none (discriminant D)" states, ``None`` when the answer is not of that form."""
+    text = strip_wrappers(answer).replace("\\boxed{\\text{none}}", "none").replace("\\Delta", "Δ")
+    if len(text) > MAX_CERTIFICATE_CHARS:
+        return None
+    head = _NONE.match(text)
+    if head is None:
+        return None
+    tail = _CERTIFICATE.fullmatch(text[head.end():])
+    if tail is None:
+        return None
+    return read_exact(tail.group(1).replace("−", "-").rstrip(".,"), max_digits=40)
+
+
+def _square_multiple(claimed: Fraction, discriminant: int) -> bool:
+    """Whether ``claimed`` is ``discriminant`` times a whole square m^2 (the equation multiplied by m)."""
+    if not discriminant or claimed.denominator != 1 or claimed.numerator % discriminant:
+        return False
+    ratio = claimed.numerator // discriminant
+    return ratio > 0 and math.isqrt(ratio) ** 2 == ratio

@@ -4,7 +4,10 @@ Kinds: ``a^b mod m``, a modular inverse, the gcd or lcm of several numbers,
 the number or sum of divisors of ``n``, and a system of congruences (Chinese
 remainder theorem). Higher levels use bigger numbers, more numbers and more kinds.
 The gcd/lcm operands are built as multiples of a chosen common factor, so the
-answer is rarely 1 and a constant guess scores little.
+answer is rarely 1 and a constant guess scores little (version 4 drew the factor
+log-uniformly from 1 up, which made it 1 for a quarter of the gcd questions at level 0:
+"1" then answered 12% of that level; version 5 draws it from 2 up, and 1 only for one
+gcd question in twenty).
 
 The verifier accepts any numeral equal to the integer answer (``42``, ``42.0``,
 ``84/2``, ``(42)``, ``\\boxed{42}``, ``x = 42``, ``42. Done.``) but never an expression,
@@ -25,6 +28,7 @@ from palaestra.core.task import Growth
 from palaestra.verifiers.numeric import read_exact
 
 _SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31)
+COPRIME_SHARE = 0.05  # gcd/lcm questions whose numbers are coprime (gcd 1)
 MIN_COFACTORS = 25  # gcd/lcm cofactors range over at least this many values, so small levels have many problems
 # effort beyond the arithmetic on the numbers themselves: a CRT system needs several steps, a gcd one algorithm
 _KIND_STEPS = {"gcd": 1, "lcm": 2, "divisors": 2, "power_mod": 3, "inverse": 3, "divisor_sum": 3, "crt": 4}
@@ -36,7 +40,7 @@ class NumberTheory(Task):
     family = "arithmetic"
     description = "Modular powers and inverses, gcd/lcm, divisor counts and sums, congruence systems."
     tags = ("math", "arithmetic", "number-theory")
-    version = 4
+    version = 5  # v5: the gcd is 1 for 5% of gcd/lcm questions, not up to 26% ("1" paid 12% at level 0)
 
     @dataclass(frozen=True)
     class Config:
@@ -102,14 +106,16 @@ Question = tuple[str, int, list[int], int]  # text, answer, the numbers it works
 
 
 def _multiples(rng: random.Random, config: NumberTheory.Config) -> list[int]:
-    """``count`` distinct numbers whose gcd is a factor chosen log-uniformly (so it is rarely 1).
+    """``count`` distinct numbers whose gcd is a factor chosen log-uniformly from 2 up (1 in a share
+    :data:`COPRIME_SHARE` of draws, so a guess of 1 rarely pays).
 
     The cofactors are coprime and range up to ``max_value // factor`` (at least
     ``MIN_COFACTORS``, and at least ``count``: far levels ask for more operands than that), so
     different draws rarely give the same numbers.
     """
     top = max(2, config.max_value // 4)
-    factor = int(math.exp(rng.uniform(0, math.log(top))))
+    coprime = rng.random() < COPRIME_SHARE
+    factor = 1 if coprime else min(top, int(math.exp(rng.uniform(math.log(2), math.log(top + 1)))))
     limit = max(MIN_COFACTORS, config.count, config.max_value // factor)
     cofactors = retry(lambda: rng.sample(range(1, limit + 1), config.count), lambda c: math.gcd(*c) == 1,
                       what="coprime cofactors")

@@ -11,12 +11,15 @@ answer is read by the formula reader (:mod:`palaestra.verifiers.formulas`; ``ln|
 ``\\frac{x^3}{3}``, ``\\arctan(x/2)``, ``x e^{2x}``...), differentiated exactly (automatic
 differentiation at 40 digits) and compared with the integrand at several points of an
 interval where the integrand is continuous (the prompt names it when it is not all of
-the reals). Rounded coefficients (``0.333x^3``) do not pass.
+the reals). Rounded coefficients (``0.333x^3``) do not pass. A closing clause that only says
+what the constant is (``+ C, where C is a constant``, ``+ C, C ∈ ℝ``, ``+ C (C arbitrary)``) is
+dropped; any other text after the formula leaves it unreadable.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -33,6 +36,7 @@ from palaestra.verifiers.formulas import (
     read_formula,
     reference_tree,
 )
+from palaestra.verifiers.normalize import strip_wrappers
 
 POINTS = 6
 _EXAMPLE = "x^4/4 - 3x*cos(x) + 2ln|x| + C"
@@ -79,7 +83,7 @@ class Antiderivative(Task):
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        tree = read_formula(answer, ["x"], functions=CALCULUS_FUNCTIONS, constant=True)
+        tree = read_formula(_without_constant_clause(answer), ["x"], functions=CALCULUS_FUNCTIONS, constant=True)
         if tree is None:
             return Verdict.unparsed("not a formula in x")
         integrand = reference_tree(problem.data["integrand"], ("x",))
@@ -104,13 +108,49 @@ class Antiderivative(Task):
         latex = f.replace("ln|", "\\ln|").replace("e^(", "e^{").replace("sin(", "\\sin(").replace("cos(", "\\cos(")
         latex = _close_braces(latex)
         return [*super().spellings(problem), f, f"F(x) = {f} + C", f"{f} + 7", f"{f} - 5/2",
-                f"{latex} + C", f"∫f(x) dx = {f} + C", f"{f} + C."]
+                f"{latex} + C", f"∫f(x) dx = {f} + C", f"{f} + C.",
+                f"{f} + C, where C is a constant", f"{f} + C, \\quad C \\in \\mathbb{{R}}",
+                f"{f} + C (C an arbitrary constant)."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         f = problem.data["antiderivative"]
         integrand = problem.data["integrand"]
         return [integrand, f"{f} + x", f"2*({f})", f"-({f})", f"({f})*x", f"{f} + C or {integrand}",
-                f"{f} + 0.0000001x"]
+                f"{f} + 0.0000001x", f"{f} + C, where C = x", f"{integrand} + C, where C is a constant"]
+
+
+MAX_CLAUSE_ANSWER = 600  # longer answers are not searched for a clause about the constant
+# What a closing clause may say about the constant, after "," ";" "(" or a space: "where C is an arbitrary real
+# constant", "C ∈ ℝ", "for any constant C", "C constant". Applied to the text after the last separator only.
+_CONSTANT_CLAUSE = re.compile(
+    r"(?:(?:where|with|for|and)\s+)?(?:"
+    r"(?:the\s+)?[Cc]\s+(?:is\s+)?(?:(?:an?|any|some|the)\s+)?(?:(?:arbitrary|real|integration)\s+)*"
+    r"(?:constant|real number|number)(?:\s+of integration)?"
+    r"|[Cc]\s*(?:∈|\\in)\s*(?:ℝ|\\mathbb\{R\}|\\mathbb R|\\R|R)"
+    r"|(?:(?:an?|any|some)\s+)?(?:(?:arbitrary|real)\s+)*constants?\s+[Cc]"
+    r"|[Cc]\s+(?:an?\s+)?(?:arbitrary|real)(?:\s+constant)?"
+    r")"
+)
+
+
+def _without_constant_clause(answer: str) -> str:
+    """The answer without a closing clause about the constant of integration (``..., where C is a constant``)."""
+    text = strip_wrappers(answer)
+    if len(text) > MAX_CLAUSE_ANSWER:
+        return answer
+    for latex, plain in (("\\quad", " "), ("\\qquad", " "), ("\\,", " "), ("\\;", " "), ("\\text{", "{")):
+        text = text.replace(latex, plain)
+    body = text.strip().removesuffix(".").strip()
+    closed = body.endswith(")")
+    cut = max(body.rfind(","), body.rfind(";"), body.rfind("(") if closed else -1)
+    if cut <= 0:
+        cut = max(body.rfind(" where "), body.rfind(" with "), body.rfind(" for "))
+    if cut <= 0:
+        return answer
+    clause = body[cut:].lstrip(",;( ").removesuffix(")").strip().replace("{", " ").replace("}", " ")
+    if not _CONSTANT_CLAUSE.fullmatch(" ".join(clause.split())):
+        return answer
+    return body[:cut].rstrip()
 
 
 def _draw(rng: random.Random, config: Antiderivative.Config) -> list[Piece]:

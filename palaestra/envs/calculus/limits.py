@@ -1,7 +1,9 @@
 """Limits: removable singularities, limits at infinity, standard limits, and limits needing series.
 
 Level 0 cancels a common factor of a rational function (x → a); level 1 takes a rational
-function to ±∞ (a ratio of leading coefficients, 0, or ±∞); level 2 uses the standard
+function to ±∞ (a ratio of leading coefficients, 0, or ±∞: the degrees are equal for about
+three problems in four, so none of 0, ∞ and -∞ answers more than about one in ten; version 2
+drew a lower top degree a quarter of the time, and "0" alone scored 0.24 there); level 2 uses the standard
 limits of sin(ax)/(bx), (e^(ax) - 1)/(bx), ln(1 + ax)/(bx), (1 - cos(ax))/x²; level 3 the
 limits behind e (``(1 + a/x)^(bx)``), conjugates of square roots, and a one-sided limit
 of |x - a|/(x - a) (or the two-sided one, which does not exist); level 4 limits that need
@@ -72,9 +74,14 @@ def _removable(rng: random.Random) -> Question:
     return text, _q(Fraction(p * a + q, r * a + s)), 1
 
 
+_EQUAL_DEGREES, _HIGHER_DEGREE = 0.78, 0.14  # the rest (0.08): a lower top degree, the limit 0
+
+
 def _at_infinity(rng: random.Random) -> Question:
     n = rng.randint(1, 4)
-    m = rng.choice([n, n, n + rng.randint(1, 2), max(0, n - rng.randint(1, 2))])  # equal degrees half the time
+    draw = rng.random()  # 0 for a lower top degree and ±∞ for a higher one stay under 0.10 each as constants
+    m = n if draw < _EQUAL_DEGREES else n + rng.randint(1, 2) if draw < _EQUAL_DEGREES + _HIGHER_DEGREE \
+        else max(0, n - rng.randint(1, 2))
     top = from_coefficients([rng.randint(-9, 9) for _ in range(m)] + [_nonzero(rng, 9)])
     bottom = from_coefficients([rng.randint(-9, 9) for _ in range(n)] + [_nonzero(rng, 9)])
     direction = rng.choice(["∞", "-∞"])
@@ -193,7 +200,7 @@ def _read(text: str) -> str | object | None:
 @register
 class Limits(Task):
     id = "calculus/limits"
-    version = 2
+    version = 3  # v3: level 1 draws equal degrees 78% of the time ("0" paid 0.24 there, "∞" and "-∞" 0.12 each)
     family = "calculus"
     description = "Evaluate limits exactly (removable points, infinity, standard limits, Taylor series)."
     tags = ("math", "calculus", "limits")

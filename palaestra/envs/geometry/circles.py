@@ -10,7 +10,8 @@ circular segment. Every value is built exactly (rationals, square roots and π).
 Numbers may be written in any exact form (``5√2``, ``2*sqrt(13)``, ``25π/4``,
 ``\\frac{25\\pi}{4}``, ``12π - 9√3``): they are evaluated to 40 digits and must match to 25,
 and decimals with more than 12 places are refused, so rounded values fail. Points are
-written as ``(h, k)``; two points as ``(1, 2), (3 - √2, 4)`` in either order.
+written as ``(h, k)`` (also ``\\left(h, k\\right)``, ``x = h, y = k``, ``The centre is (h, k).``); two points
+as ``(1, 2), (3 - √2, 4)`` in either order.
 """
 
 from __future__ import annotations
@@ -211,11 +212,36 @@ def _real(text: str):  # type: ignore[no-untyped-def]
 
 
 _POINT_NAME = re.compile(r"^(?:\(\s*x\s*,\s*y\s*\)|[A-Z][A-Za-z0-9_]{0,2}|points?)\s*[=:]\s*", re.IGNORECASE)
+# "The centre is", "Center:", "The intersection points are", "The two points are" before the point(s)
+_POINT_SENTENCE = re.compile(
+    r"^(?:the\s+)?(?:centre|center|circumcentre|circumcenter|(?:two\s+)?(?:intersection\s+)?points?"
+    r"(?:\s+of\s+intersection)?)(?:\s+of\s+the\s+circle)?(?:\s+(?:is|are))?\s*[:=]?\s*",
+    re.IGNORECASE,
+)
+_BRACKETS = (("\\left(", "("), ("\\right)", ")"), ("\\left\\{", "{"), ("\\right\\}", "}"), ("\\{", "{"), ("\\}", "}"))
+_COORDINATE_NAMES = (("x", "y"), ("h", "k"))
+
+
+def _named_coordinates(s: str) -> str:
+    """``x = 3, y = -1`` (or ``y = -1, x = 3``, or ``h = 3, k = -1``, the centre's usual names) as ``(3, -1)``;
+    other text unchanged."""
+    parts = [p for _, p in split_top_level(s, _COMMA, limit=3)]
+    if len(parts) != 2 or not all("=" in p for p in parts):
+        return s
+    (first, a), (second, b) = (tuple(q.strip() for q in p.split("=", 1)) for p in parts)
+    names = (first.lower(), second.lower())
+    if names in _COORDINATE_NAMES:
+        return f"({a}, {b})"
+    return f"({b}, {a})" if names[::-1] in _COORDINATE_NAMES else s
 
 
 def _points(text: str) -> list[tuple[object, object]] | None:
     def read(s: str) -> list[tuple[object, object]] | None:
-        s = _POINT_NAME.sub("", strip_wrappers(s), count=1)
+        s = strip_wrappers(s)
+        for latex, plain in _BRACKETS:
+            s = s.replace(latex, plain)
+        s = _named_coordinates(_POINT_SENTENCE.sub("", s, count=1))
+        s = _POINT_NAME.sub("", s, count=1)
         if s.startswith("{") and s.endswith("}"):
             s = s[1:-1].strip()
         out = []
@@ -302,6 +328,11 @@ class Circles(Task):
         if problem.data["form"] == "point":
             out.append(answer.replace(", ", "; ", 1).replace(";", ","))
             out.append(f"(x, y) = {answer}")
+            out.append(f"The centre is {answer}." if problem.data["kind"] in ("center", "circumcircle") else answer)
+            out.append(answer.replace("(", "\\left(", 1).replace(")", "\\right)", 1))
+            out.append("x = " + answer[1:-1].replace(", ", ", y = ", 1))
+        if problem.data["form"] == "points":
+            out.append(f"The points are {answer}.")
         return out
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
