@@ -50,7 +50,8 @@ Matrix = list[list[Fraction]]
 
 _ENVIRONMENT = re.compile(r"\\begin\s*\{([a-zA-Z*]{1,12})\}(?:\s*\{[^{}]{0,30}\})?(.*?)\\end\s*\{\1\}", re.DOTALL)
 _LEAD_IN = re.compile(
-    r"^(?:[A-Za-z](?:_\{?\w{1,3}\}?)?(?:\s*\^\s*\{?\s*-\s*1\s*\}?|\^\{?T\}?)?|\w{1,12}\s*\(\s*[A-Za-z]\s*\))\s*=\s*"
+    r"^(?:[A-Za-z](?:_\{?\w{1,3}\}?)?(?:\s*\^\s*(?:\{\s*-\s*1\s*\}|\(\s*-\s*1\s*\)|-\s*1)|\^\{?T\}?)?"
+    r"|\w{1,12}\s*\(\s*[A-Za-z]\s*\))\s*=\s*"
 )
 _COMMA = re.compile(r"\s*,\s*")
 _SEMICOLON = re.compile(r"\s*;\s*")

@@ -89,13 +89,15 @@ _LEAD_INS = (
         re.IGNORECASE,
     ),
     # A naming sentence: "The coefficient is 27/4.", "The area of the triangle is 6", "The survivor is badge 8", "The
-    # digits are 807": a named quantity from a fixed list (or its plural), then "is"/"are"/"equals"; what follows must
+    # digits are 807", "An antiderivative is x^2": a named quantity from a fixed list (or its plural), then
+    # "is"/"are"/"equals"; what follows must
     # still be read whole by the env's reader ("is not 5" stays unreadable). Sentences with another subject ("The culprit is Ann") are left to the env.
     re.compile(
-        r"^the\s+(?:[a-z-]+\s+){0,3}?(?:value|probability|coefficient|area|volume|length|perimeter|"
+        r"^(?:the|an?)\s+(?:[a-z-]+\s+){0,3}?(?:value|probability|coefficient|area|volume|length|perimeter|"
         r"determinant|limit|integral|derivative|sum|product|total|number|count|minimum|maximum|median|mean|average|"
         r"variance|distance|cost|weight|time|speed|force|solution|remainder|quotient|ratio|rank|size|height|output|"
-        r"expression|survivor|winner|angle|digit|position|index|term|date|price|profit|root)s?\b"
+        r"expression|survivor|winner|angle|digit|position|index|term|date|price|profit|root|gcd|lcm|divisor|"
+        r"multiple|inverse|factori[sz]ation|form|antiderivative|polynomial|expansion|fraction|centre|center|radius)s?\b"
         r"(?:\s+(?:of|for)\s+[^\n=:]{1,40}?)?\s+(?:is|are|equals?)\s+(?=\S)",
         re.IGNORECASE,
     ),
@@ -110,7 +112,7 @@ _SPACE_RUN = re.compile(r"[ \t]+")
 _BLANK_LINES = re.compile(r" ?\n[ \n]*")
 _WRAPPER_STARTS = frozenset("`~$\\*\"'“‘")
 _WRAPPER_ENDS = frozenset("`$*}\"'”’)]")
-_LEAD_IN_WORD = re.compile(r"(?:so|thus|therefore|hence|the|there|final|answers?|results?|my|next|move|guess|bid)\b",
+_LEAD_IN_WORD = re.compile(r"(?:so|thus|therefore|hence|the|an?|there|final|answers?|results?|my|next|move|guess|bid)\b",
                            re.IGNORECASE)
 _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[^\n`]*\n")
 

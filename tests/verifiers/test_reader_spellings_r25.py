@@ -1,0 +1,30 @@
+"""Spellings a careful grader accepts that the shared readers refused (round 3, twenty-fifth session's red team):
+a naming sentence with "a"/"an" or the quantities of number theory, factoring and geometry, and ``A^(-1) =``."""
+
+from __future__ import annotations
+
+import pytest
+
+from palaestra.verifiers.matrices import read_matrix
+from palaestra.verifiers.numeric import read_number
+
+
+@pytest.mark.parametrize("text", ["The gcd is 12.", "The greatest common divisor is 12", "The lcm is 12",
+                                  "An antiderivative is 12", "A solution is 12", "The simplified form is 12",
+                                  "The radius is 12."])
+def test_naming_sentences_are_read(text: str) -> None:
+    assert read_number(text) == 12
+
+
+@pytest.mark.parametrize("text", ["The gcd is not 12.", "A 12", "The gcd is 12 or 6", "An answer might be 12"])
+def test_what_a_naming_sentence_cannot_account_for_stays_unread(text: str) -> None:
+    assert read_number(text) is None
+
+
+@pytest.mark.parametrize("lead", ["A^(-1) = ", "A^{-1} = ", "A^-1 = ", ""])
+def test_an_inverse_named_before_the_matrix_is_read(lead: str) -> None:
+    assert read_matrix(f"{lead}[[1, 2], [3, 4]]") == read_matrix("[[1, 2], [3, 4]]") is not None
+
+
+def test_an_unbalanced_inverse_name_is_not_read() -> None:
+    assert read_matrix("A^{-1 = [[1, 2], [3, 4]]") is None
