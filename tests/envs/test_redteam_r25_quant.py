@@ -149,3 +149,50 @@ def test_generalized_assignment_greedy_in_other_task_orders_is_not_optimal() -> 
     ]
     for order in orders:
         assert _mean_reward("operations/generalized_assignment", 4, range(40), greedy(order)) == 0
+
+
+# --- operations/job_shop ------------------------------------------------------------------------------------------
+
+
+def test_job_shop_mopnr_and_non_delay_dispatching_are_not_optimal() -> None:
+    # v1: most operations remaining (Giffler-Thompson active schedule) was optimal in 15% of the level-2 problems,
+    # the non-delay schedule by most work remaining in 17%
+    def spelled(orders: list[list[int]]) -> str:
+        return "\n".join(f"M{k + 1}: " + ", ".join(f"J{j + 1}" for j in order) for k, order in enumerate(orders))
+
+    def mopnr(problem: Problem) -> str:
+        routes = problem.data["routes"]
+        jobs, machines = len(routes), len(routes[0])
+        next_op, job_free, machine_free = [0] * jobs, [0] * jobs, [0] * machines
+        orders: list[list[int]] = [[] for _ in range(machines)]
+        for _ in range(jobs * machines):
+            ready = [j for j in range(jobs) if next_op[j] < machines]
+            finish = {j: max(job_free[j], machine_free[routes[j][next_op[j]][0]]) + routes[j][next_op[j]][1]
+                      for j in ready}
+            first = min(ready, key=lambda j: (finish[j], j))
+            machine = routes[first][next_op[first]][0]
+            conflict = [j for j in ready if routes[j][next_op[j]][0] == machine
+                        and max(job_free[j], machine_free[machine]) < finish[first]]
+            j = min(conflict, key=lambda j: (next_op[j], -sum(t for _, t in routes[j][next_op[j]:]), j))
+            job_free[j] = machine_free[machine] = max(job_free[j], machine_free[machine]) + routes[j][next_op[j]][1]
+            next_op[j] += 1
+            orders[machine].append(j)
+        return spelled(orders)
+
+    def non_delay(problem: Problem) -> str:
+        routes = problem.data["routes"]
+        jobs, machines = len(routes), len(routes[0])
+        next_op, job_free, machine_free = [0] * jobs, [0] * jobs, [0] * machines
+        orders: list[list[int]] = [[] for _ in range(machines)]
+        for _ in range(jobs * machines):
+            ready = [j for j in range(jobs) if next_op[j] < machines]
+            start = {j: max(job_free[j], machine_free[routes[j][next_op[j]][0]]) for j in ready}
+            j = min(ready, key=lambda j: (start[j], -sum(t for _, t in routes[j][next_op[j]:]), j))
+            machine, time = routes[j][next_op[j]]
+            job_free[j] = machine_free[machine] = start[j] + time
+            next_op[j] += 1
+            orders[machine].append(j)
+        return spelled(orders)
+
+    for policy in (mopnr, non_delay):
+        assert _mean_reward("operations/job_shop", 2, range(40), policy) == 0
