@@ -196,3 +196,13 @@ def test_job_shop_mopnr_and_non_delay_dispatching_are_not_optimal() -> None:
 
     for policy in (mopnr, non_delay):
         assert _mean_reward("operations/job_shop", 2, range(40), policy) == 0
+
+
+# --- probability/constrained_counting -----------------------------------------------------------------------------
+
+
+def test_constrained_counting_constant_one_earns_nothing() -> None:
+    # v3: a count of exactly 1 answered 11% of the level-3 problems (seeds 0-299; 9, 22, 27 and 35 among them), past the kit's chance + 0.10
+    assert _mean_reward("probability/constrained_counting", 3, range(40), lambda p: "1") == 0
+    task = _task("probability/constrained_counting")
+    assert all(task.sample(3, seed).data["count"] > 1 for seed in (9, 22, 27, 35))
