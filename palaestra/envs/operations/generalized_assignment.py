@@ -7,7 +7,9 @@ exceeds its capacity, and that the total cost is the minimum. The minimum comes 
 a depth-first branch and bound (tasks with the largest regret first; bound: the cost so far plus
 every remaining task's cheapest agent that still has room for it). Instances are redrawn until
 some assignment fits. From level 2 on, problems are redrawn until the textbook greedy (each task in
-turn, largest regret first, to its cheapest agent with room) is not optimal, or finds no fit.
+turn to its cheapest agent with room) is not optimal, or finds no fit, in any of four task orders:
+largest regret first, the given order, the cheapest task first, the heaviest first (version 3 added
+the last three).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ class GeneralizedAssignment(Task):
     family = "operations"
     description = "Assign each task to one capacity-limited agent (agent-dependent costs and loads) at least total cost."
     tags = ("operations-research", "optimization", "assignment", "np-hard")
-    version = 2
+    version = 3  # v3: from level 2 on, the greedy in three more task orders is not optimal either (GREEDY_ORDERS)
 
     @dataclass(frozen=True)
     class Config:
@@ -66,8 +68,10 @@ class GeneralizedAssignment(Task):
             solved = optimal_assignment(*instance)
             if solved is None:
                 return False
-            greedy = greedy_assignment(*instance)
-            return not config.beat_greedy or greedy is None or total_cost(instance[0], greedy) > solved[1]
+            if not config.beat_greedy:
+                return True
+            greedy = [greedy_assignment(*instance, order=order) for order in GREEDY_ORDERS]
+            return all(g is None or total_cost(instance[0], g) > solved[1] for g in greedy)
 
         instance = retry(draw, acceptable, what="a generalized assignment the greedy does not solve")
         cost, load, capacity = instance
@@ -107,13 +111,16 @@ class GeneralizedAssignment(Task):
         return Verdict.judge(spent == problem.data["optimum"], f"this assignment costs {spent}, which is not the minimum")
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        def greedy(problem: Problem) -> str:
-            chosen = greedy_assignment(problem.data["cost"], problem.data["load"], problem.data["capacity"])
-            if chosen is None:
-                return "no assignment fits"
-            return ", ".join(f"T{j + 1} = A{i + 1}" for j, i in enumerate(chosen))
+        def greedy(order: str) -> Callable[[Problem], str]:
+            def answer(problem: Problem) -> str:
+                data = problem.data
+                chosen = greedy_assignment(data["cost"], data["load"], data["capacity"], order)
+                if chosen is None:
+                    return "no assignment fits"
+                return ", ".join(f"T{j + 1} = A{i + 1}" for j, i in enumerate(chosen))
+            return answer
 
-        return {"greedy: largest regret first, to the cheapest agent with room": greedy}
+        return {f"greedy: {name}, to the cheapest agent with room": greedy(order) for order, name in GREEDY_ORDERS.items()}
 
     def difficulty(self, problem: Problem) -> float:
         """Agents times tasks (the choices), plus the log of the search nodes the optimum took to prove."""
@@ -162,12 +169,31 @@ def _regret_order(cost: Sequence[Sequence[int]]) -> list[int]:
     return sorted(range(len(cost[0])), key=lambda j: (-regret(j), j))
 
 
+def _task_order(cost: Sequence[Sequence[int]], load: Sequence[Sequence[int]], order: str) -> list[int]:
+    n = len(cost[0])
+    if order == "regret":
+        return _regret_order(cost)
+    if order == "cheapest":  # the task with the cheapest agent first
+        return sorted(range(n), key=lambda j: (min(row[j] for row in cost), j))
+    if order == "heaviest":  # the task with the largest load first
+        return sorted(range(n), key=lambda j: (-max(row[j] for row in load), j))
+    return list(range(n))  # "given": T1, T2, ...
+
+
+# Task orders for the greedy, by name. Version 3 added the last three: in version 2 (which beat the regret order
+# only) the greedy in the given order was optimal in 17% of the problems at level 4, cheapest task first in 22%,
+# heaviest task first in 22%.
+GREEDY_ORDERS = {"regret": "largest regret first", "given": "tasks in the given order",
+                 "cheapest": "the task with the cheapest agent first", "heaviest": "the heaviest task first"}
+
+
 def greedy_assignment(cost: Sequence[Sequence[int]], load: Sequence[Sequence[int]],
-                      capacity: Sequence[int]) -> list[int] | None:
-    """Each task in regret order to its cheapest agent with room left (lowest number on ties); None if one has none."""
+                      capacity: Sequence[int], order: str = "regret") -> list[int] | None:
+    """Each task in the ``order`` of :data:`GREEDY_ORDERS` (by default largest regret first) to its cheapest agent
+    with room left (lowest number on ties); None if one has none."""
     room = list(capacity)
     chosen = [0] * len(cost[0])
-    for j in _regret_order(cost):
+    for j in _task_order(cost, load, order):
         fits = [i for i in range(len(cost)) if load[i][j] <= room[i]]
         if not fits:
             return None

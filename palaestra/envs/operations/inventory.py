@@ -9,8 +9,10 @@ its tier allows it or a break quantity, and the answer gives it with the yearly 
 (price, unit cost, salvage value and, at level 4, a goodwill penalty per unit short): the answer
 is an order quantity and its expected profit. The verifier accepts **any** order quantity whose
 cost (or expected profit) is the optimum, with the stated cost equal to that quantity's. From
-level 2 on, problems are redrawn until the textbook shortcut (the plain EOQ; ordering the mean
-demand) is not optimal.
+level 2 on, problems are redrawn until the textbook shortcuts are not optimal: the plain EOQ (and
+which of the three break quantities is optimal is drawn, each equally likely, so ordering at the
+lowest price is right a third of the time, not always); ordering the mean, the most likely or the
+median demand, and at level 4 the critical fractile that ignores the goodwill penalty.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ class Inventory(Task):
     family = "operations"
     description = "Economic order quantity, reorder points, all-units quantity discounts and the newsvendor, exactly."
     tags = ("operations-research", "inventory", "optimization", "math")
-    version = 1
+    version = 2  # v2: level 2 draws which break is optimal; levels 3-4 beat more shortcuts (see _discount, _newsvendor_data)
 
     @dataclass(frozen=True)
     class Config:
@@ -89,10 +91,26 @@ class Inventory(Task):
             if data["kind"] == "discount":
                 q = Fraction(data["eoq"])
                 return f"Q = {format_fraction(q)}, T = {format_fraction(discount_cost(data, q))}"
-            q = round(sum(Fraction(p) * d for d, p in zip(data["demand"], data["chance"])))
+            q = newsvendor_shortcuts(data)["the mean demand"]
             return f"q = {q}, E = {format_fraction(expected_profit(data, q))}"
 
-        return {"textbook shortcut: the plain EOQ, or order the mean demand": shortcut}
+        def spelled(name: str) -> Callable[[Problem], str]:
+            def answer(problem: Problem) -> str:
+                data = problem.data
+                if data["kind"] == "discount":  # ordering at the lowest price: the largest break quantity
+                    q = Fraction(data["breaks"][-1])
+                    return f"Q = {format_fraction(q)}, T = {format_fraction(discount_cost(data, q))}"
+                if data["kind"] not in ("newsvendor", "penalty"):
+                    return problem.answer or ""
+                q = newsvendor_shortcuts(data).get(name, newsvendor_shortcuts(data)["the mean demand"])
+                return f"q = {q}, E = {format_fraction(expected_profit(data, q))}"
+            return answer
+
+        return {"textbook shortcut: the plain EOQ, or order the mean demand": shortcut,
+                "the largest break, or the most likely demand": spelled("the most likely demand"),
+                "the largest break, or the median demand": spelled("the median demand"),
+                "the critical fractile ignoring the goodwill penalty": spelled(
+                    "the critical fractile without the goodwill penalty")}
 
     def difficulty(self, problem: Problem) -> float:
         """Reasoning steps of the kind (plus the demand values or price tiers to weigh), plus a tenth of the
@@ -174,10 +192,15 @@ def _best_discount(data: dict) -> tuple[Fraction, Fraction]:
 
 
 def _discount(rng: random.Random) -> tuple[str, dict]:
+    # Version 2: three break quantities (four tiers), the optimal one drawn first (each equally likely) and the
+    # schedule redrawn until it is optimal. Version 1 had one or two breaks and the optimum was the largest break
+    # in 98% of the problems, so "order at the lowest price" earned reward without comparing any cost.
+    target = rng.randrange(3)
+
     def draw() -> dict:
         demand, order_cost, holding, quantity = _eoq_numbers(rng)
         base = rng.randint(10, 80)
-        tiers = rng.randint(2, 3)
+        tiers = 4
         breaks = [1] + sorted(rng.sample(range(quantity + 10, quantity * 4 + 20, 10), tiers - 1))
         prices = [base]
         for _ in range(tiers - 1):
@@ -186,7 +209,7 @@ def _discount(rng: random.Random) -> tuple[str, dict]:
 
     def acceptable(data: dict) -> bool:
         best_q, best = _best_discount(data)
-        return best_q != data["eoq"] and min(data["prices"]) > 0
+        return best_q == data["breaks"][1 + target] and min(data["prices"]) > 0
 
     data = retry(draw, acceptable, what="a discount schedule that beats the plain EOQ")
     best_q, best = _best_discount(data)
@@ -224,10 +247,35 @@ def _newsvendor_data(rng: random.Random, values: int, penalty: bool) -> dict:
                 else 0, "weights": weights}
 
     def acceptable(data: dict) -> bool:
-        mean = round(sum(Fraction(p) * d for d, p in zip(data["demand"], data["chance"])))
-        return expected_profit(data, mean) < max(expected_profit(data, d) for d in data["demand"])
+        best = max(expected_profit(data, d) for d in data["demand"])
+        modes = [d for w, d in zip(data["weights"], data["demand"]) if w == max(data["weights"])]  # ties: every one
+        return all(expected_profit(data, q) < best for q in [*newsvendor_shortcuts(data).values(), *modes])
 
-    return retry(draw, acceptable, what="a newsvendor problem where ordering the mean demand is not optimal")
+    return retry(draw, acceptable, what="a newsvendor problem no shortcut quantity solves")
+
+
+def newsvendor_shortcuts(data: dict) -> dict[str, int]:
+    """Order quantities of the textbook shortcuts, which the drawn problems defeat (version 2 added all but the
+    mean: in version 1 the most likely demand was optimal in 40% of the problems at levels 3 and 4, the median in
+    27-45%, and the critical fractile that ignores the goodwill penalty in 52% at level 4)."""
+    weights, demand = data["weights"], data["demand"]
+    total = sum(weights)
+
+    def quantile(share: Fraction) -> int:  # the smallest demand whose cumulative chance reaches ``share``
+        running = 0
+        for w, d in zip(weights, demand):
+            running += w
+            if Fraction(running, total) >= share:
+                return d
+        return demand[-1]
+
+    found = {"the mean demand": round(sum(Fraction(p) * d for d, p in zip(demand, data["chance"]))),
+             "the most likely demand": max(zip(weights, demand), key=lambda pair: (pair[0], -pair[1]))[1],
+             "the median demand": quantile(Fraction(1, 2))}
+    if data["penalty"]:
+        found["the critical fractile without the goodwill penalty"] = quantile(
+            Fraction(data["price"] - data["cost"], data["price"] - data["salvage"]))
+    return found
 
 
 def _newsvendor_text(data: dict) -> str:

@@ -10,10 +10,11 @@ it), and accepts **any** orders whose makespan equals the optimum. The optimum c
 from a depth-first branch and bound over active schedules (Giffler-Thompson branching on the
 machine that can finish an operation first; bound: every job's and every machine's remaining work
 after its earliest start), which contain an optimal schedule. From level 2 on, problems are redrawn
-until neither textbook dispatching rule (shortest processing time, most work remaining) is optimal.
+until no textbook dispatching rule is optimal: shortest processing time, most work remaining, most
+operations remaining, and the non-delay schedule by most work remaining (version 2 added the last two).
 
-Generation speed: about 360 problems/s at level 4. Nearly all the time is the depth-first branch and bound over
-active schedules that proves each problem's optimal makespan (few draws are redrawn); the proof is kept because the
+Generation speed: about 100 problems/s at level 4 (360 in version 1, which redrew fewer problems). Nearly all the time is the depth-first branch and bound over
+active schedules that proves each drawn problem's optimal makespan; the proof is kept because the
 verifier accepts any orders of that makespan and must know it exactly.
 """
 
@@ -39,7 +40,7 @@ class JobShop(Task):
     family = "operations"
     description = "Order the jobs on every machine of a job shop (own route per job) to minimise the makespan."
     tags = ("operations-research", "scheduling", "optimization", "np-hard")
-    version = 1
+    version = 2  # v2: from level 2 on, two more dispatching rules are not optimal either (see RULES)
 
     @dataclass(frozen=True)
     class Config:
@@ -214,9 +215,35 @@ def mwkr_orders(routes: Sequence[Route]) -> list[list[int]]:
     return _dispatch(routes, lambda j, op, time: (-sum(t for _, t in routes[j][op:]), j))
 
 
+def mopnr_orders(routes: Sequence[Route]) -> list[list[int]]:
+    """Most operations remaining first (then most work remaining)."""
+    return _dispatch(routes, lambda j, op, time: (op - len(routes[j]), -sum(t for _, t in routes[j][op:]), j))
+
+
+def nondelay_mwkr_orders(routes: Sequence[Route]) -> list[list[int]]:
+    """Non-delay schedule: always start the operation that can start earliest (most work remaining on ties)."""
+    jobs, machines = len(routes), len(routes[0])
+    next_op, job_free, machine_free = [0] * jobs, [0] * jobs, [0] * machines
+    orders: list[list[int]] = [[] for _ in range(machines)]
+    for _ in range(jobs * machines):
+        ready = [j for j in range(jobs) if next_op[j] < machines]
+        start = {j: max(job_free[j], machine_free[routes[j][next_op[j]][0]]) for j in ready}
+        j = min(ready, key=lambda j: (start[j], -sum(t for _, t in routes[j][next_op[j]:]), j))
+        machine, time = routes[j][next_op[j]]
+        job_free[j] = machine_free[machine] = start[j] + time
+        next_op[j] += 1
+        orders[machine].append(j)
+    return orders
+
+
+# Version 2 added the last two rules: in version 1 (which beat SPT and MWKR only) most operations remaining was
+# optimal in 15% of the level-2 problems and 11% at level 4, the non-delay schedule by most work remaining in 17%
+# and 9%.
 RULES: dict[str, Callable[[list[Route]], list[list[int]]]] = {
     "shortest processing time (SPT) dispatching": spt_orders,
     "most work remaining (MWKR) dispatching": mwkr_orders,
+    "most operations remaining (MOPNR) dispatching": mopnr_orders,
+    "non-delay schedule, most work remaining first": nondelay_mwkr_orders,
 }
 
 

@@ -5,8 +5,10 @@ coefficients (every variable appears in some constraint, so the program is bound
 x real. The optimum comes from an exact simplex method (:mod:`palaestra.solvers.lp`, fractions,
 Bland's rule). The verifier accepts **any** optimal point: every variable given, none negative,
 every constraint met, the stated P equal to c·x at that point and equal to the optimum. From level
-2 on, programs are redrawn until the textbook greedy (raise the variable with the largest objective
-coefficient as far as the constraints allow, then the next, ...) is not optimal.
+2 on, programs are redrawn until the textbook greedy (raise one variable as far as the constraints
+allow, then the next, ...) is not optimal in any of three orders: largest objective coefficient,
+largest stand-alone value, largest coefficient per unit of resource used (version 2 added the last
+two).
 
 Generation speed: about 1,050 problems/s at level 4. Each drawn program is solved by the exact fraction simplex of
 solvers.lp, and about half are redrawn because the textbook greedy is already optimal; exact fractions make the
@@ -43,7 +45,7 @@ class LinearProgram(Task):
     family = "operations"
     description = "An optimal point and the maximum of a small linear program (any optimal point), exactly."
     tags = ("operations-research", "optimization", "math")
-    version = 1
+    version = 2  # v2: from level 2 on, two more greedy orders are not optimal either (see ORDERS)
 
     @dataclass(frozen=True)
     class Config:
@@ -70,7 +72,7 @@ class LinearProgram(Task):
             solution = maximise(c, a, b)
             assert solution is not None  # bounded: every variable sits in a constraint with positive coefficients
             solved[:] = [program, solution]  # kept: the last program weighed is the one accepted
-            return not config.beat_greedy or greedy_value(c, a, b) < solution.value
+            return not config.beat_greedy or all(greedy_value(c, a, b, order) < solution.value for order in ORDERS)
 
         solved: list = []
         c, a, b = retry(lambda: random_packing_program(rng, n, m), acceptable, what="a linear program the greedy rule does not solve")
@@ -110,13 +112,15 @@ class LinearProgram(Task):
         return Verdict.judge(objective == Fraction(problem.data["optimum"]), "feasible but not optimal")
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        def greedy(problem: Problem) -> str:
-            c, a, b = problem.data["c"], problem.data["a"], problem.data["b"]
-            point = greedy_point(c, a, b)
-            value = sum((coef * v for coef, v in zip(c, point)), Fraction(0))
-            return named_values_text([f"x{j + 1}" for j in range(len(c))], point, "P", value)
+        def greedy(order: str) -> Callable[[Problem], str]:
+            def answer(problem: Problem) -> str:
+                c, a, b = problem.data["c"], problem.data["a"], problem.data["b"]
+                point = greedy_point(c, a, b, order)
+                value = sum((coef * v for coef, v in zip(c, point)), Fraction(0))
+                return named_values_text([f"x{j + 1}" for j in range(len(c))], point, "P", value)
+            return answer
 
-        return {"largest objective coefficient first": greedy}
+        return {ORDER_NAMES[order]: greedy(order) for order in ORDERS}
 
     def difficulty(self, problem: Problem) -> float:
         """Variables plus constraints, plus the simplex pivots the optimum took and the optimal point's non-zero
@@ -142,16 +146,35 @@ class LinearProgram(Task):
                 ", ".join(f"{n} = {format_fraction(v)}" for n, v in zip(names, point))]
 
 
-def greedy_point(c: list[int], a: list[list[int]], b: list[int]) -> list[Fraction]:
-    """Raise the variables one at a time, largest objective coefficient first, each as far as the slack allows."""
+def greedy_point(c: list[int], a: list[list[int]], b: list[int], order: str = "coefficient") -> list[Fraction]:
+    """Raise the variables one at a time, each as far as the slack allows, in the ``order`` of :data:`ORDERS`
+    (by default the largest objective coefficient first)."""
     slack = [Fraction(v) for v in b]
     point = [Fraction(0)] * len(c)
-    for j in sorted(range(len(c)), key=lambda j: (-c[j], j)):
+    for j in sorted(range(len(c)), key=lambda j: (ORDERS[order](c, a, b, j), j)):
         limits = [slack[i] / a[i][j] for i in range(len(a)) if a[i][j] > 0]
         point[j] = min(limits)
         slack = [s - a[i][j] * point[j] for i, s in enumerate(slack)]
     return point
 
 
-def greedy_value(c: list[int], a: list[list[int]], b: list[int]) -> Fraction:
-    return sum((coef * v for coef, v in zip(c, greedy_point(c, a, b))), Fraction(0))
+def _alone(a: list[list[int]], b: list[int], j: int) -> Fraction:
+    """How far variable j can rise with every other variable at 0."""
+    return min(Fraction(b[i], a[i][j]) for i in range(len(a)) if a[i][j] > 0)
+
+
+# Textbook orders for the greedy, smallest key first. Version 2 added the last two: in version 1 (which beat the
+# coefficient order only) raising the variable of largest stand-alone value first was optimal in 37% of the problems
+# at level 4, the best ratio of profit to resource use first in 23%.
+ORDERS: dict[str, Callable[[list[int], list[list[int]], list[int], int], Fraction]] = {
+    "coefficient": lambda c, a, b, j: Fraction(-c[j]),
+    "stand-alone value": lambda c, a, b, j: -c[j] * _alone(a, b, j),
+    "profit per unit of resource": lambda c, a, b, j: Fraction(-c[j], sum(row[j] for row in a)),
+}
+ORDER_NAMES = {"coefficient": "largest objective coefficient first",
+               "stand-alone value": "largest stand-alone value (coefficient times its own limit) first",
+               "profit per unit of resource": "largest coefficient per unit of resource used (column sum) first"}
+
+
+def greedy_value(c: list[int], a: list[list[int]], b: list[int], order: str = "coefficient") -> Fraction:
+    return sum((coef * v for coef, v in zip(c, greedy_point(c, a, b, order))), Fraction(0))

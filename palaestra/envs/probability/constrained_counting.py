@@ -40,7 +40,7 @@ Question = tuple[str, int, int, int]  # text, count, candidates enumerated, cons
 @register
 class ConstrainedCounting(Task):
     id = "probability/constrained_counting"
-    version = 3  # v3: presets (2, 2), (2, 4), (3, 3), (4, 2), (4, 4): level 0 repeated 5% of its problems at (2, 1)
+    version = 4  # v3: presets (2, 2), (2, 4), (3, 3), (4, 2), (4, 4): level 0 repeated 5% of its problems at (2, 1); v4: counts above 1
     family = "probability"
     seed_id = "combinatorial/constrained_counting"  # moved from combinatorial/ in round 3; same problems
     aliases = {"combinatorial/constrained_counting": {"version": 2}}
@@ -57,8 +57,10 @@ class ConstrainedCounting(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         setting = rng.choice(tuple(_SETTINGS))
+        # v4: a count of 1 is redrawn too: the constant answer "1" earned 11% of level 3 (the constraints pinning a
+        # single arrangement), past the kit's chance + 0.10, and 5% of level 4
         question, count, candidates, constraints = retry(lambda: _SETTINGS[setting](rng, config),
-                                                         lambda q: q[1] > 0, what="a question with a non-zero count")
+                                                         lambda q: q[1] > 1, what="a question with a count above 1")
         example = 96  # a fixed placeholder: independent of the answer
         prompt = f"{question}\n\nGive the count as a whole number, e.g. {example}."
         return Problem(prompt=prompt, answer=str(count), data={
