@@ -6,9 +6,15 @@ period, or the internal rate of return.
   accepted as well. The undiscounted sum is told apart in the feedback.
 - Payback: the time until the cumulative (undiscounted) cash flow reaches zero, counting the year in which
   it does so fractionally (its cash flow assumed to arrive evenly over the year): an exact fraction of years.
-- IRR: the rate at which the NPV is exactly zero. The flows are built from a planted whole-percent rate (the
-  later flows scaled so that every flow is a whole number of dollars); with one outlay followed by inflows
-  the IRR is unique (one sign change). The verifier checks the NPV at the written rate is exactly zero.
+- IRR: the rate at which the NPV is zero, as a percentage to two decimals. With one outlay followed by inflows
+  the IRR is unique (one sign change) and the NPV falls as the rate rises, so the verifier needs no reference:
+  a written rate w is right when the NPV changes sign between w - 0.005 and w + 0.005 percentage points
+  (exact rational arithmetic), i.e. when w is within half a hundredth of a point of the IRR. Version 2 planted
+  one of nine whole-percent rates: a one-line estimate, ((sum of inflows / outlay)^(1 / mean year) - 1), snapped
+  to those nine was right on every problem (rounded to a whole percent, 84-91%), with no NPV ever evaluated.
+  Version 3's flows are round hundreds of dollars and the outlay whole dollars, so the IRR is irrational in
+  general, and that estimate is within the half-hundredth on a few problems in a hundred (declared as a
+  heuristic, with its nearest whole percent).
 
 Difficulty: the years of the drawn stream, times 1 (payback), 2 (NPV) or 3 (IRR), plus half the digits of
 its flows. IRR problems have 2 to 4 years of inflows.
@@ -18,15 +24,16 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction
 
-RATES = (4, 5, 6, 8, 10, 12, 15, 20, 25)  # whole percents
+RATES = (4, 5, 6, 8, 10, 12, 15, 20, 25)  # whole percents: the NPV questions' discount rates
 MODE_WEIGHT = {"payback": 1, "npv": 2, "irr": 3}
 DOLLARS = {"$": 1, "dollars": 1, "dollar": 1, "USD": 1}
 YEARS = {"years": 1, "year": 1, "yr": 1, "yrs": 1}
@@ -62,7 +69,7 @@ def cents_text(value: Fraction) -> str:
 @register
 class NpvIrr(Task):
     id = "economics/npv_irr"
-    version = 2  # v2: the IRR problems scale every cash flow by one factor (v1 broke the proportion in some draws)
+    version = 3  # v3: the IRR to two decimals, checked by the NPV's sign change (v2 planted one of nine rates)
     family = "economics"
     description = "Net present value, payback period or internal rate of return of yearly cash flows, exactly."
     tags = ("economics", "finance", "math")
@@ -80,16 +87,7 @@ class NpvIrr(Task):
         mode = rng.choice(config.modes)
         if mode == "irr":
             years = rng.randint(2, max(2, min(4, config.years - 2)))
-            rate = Fraction(rng.choice(RATES), 100)
-            inflows = [rng.randint(1, 20) for _ in range(years)]
-            present = sum((Fraction(c) / (1 + rate) ** (t + 1) for t, c in enumerate(inflows)), Fraction(0))
-            scale = present.denominator * rng.randint(1, 3)  # every flow a whole number of dollars
-            flows = [-int(present * scale)] + [c * scale for c in inflows]
-            common = math.gcd(*flows)
-            # One factor for every flow (small flows read better in hundreds): scaling some flows and not others
-            # broke the proportion, and the stated IRR was not the flows' (v1: 2 in 10 problems at levels 2-3).
-            factor = 100 if all(abs(f // common) < 10 ** 4 for f in flows) else 1
-            flows = [f // common * factor for f in flows]
+            flows, rate = retry(lambda: _irr_flows(rng, years), what="cash flows whose IRR is not on a rounding edge")
         else:
             years = rng.randint(max(2, config.years - 1), config.years)
             outlay = rng.randint(10 * years, 25 * years) * 100  # recovered, if at all, late in the stream
@@ -115,8 +113,9 @@ class NpvIrr(Task):
         else:
             value = rate
             question = ("What is the internal rate of return (IRR): the yearly discount rate at which the net "
-                        "present value is exactly zero? Give it as a percentage, for example: 7%")
-            answer = f"{format_fraction(rate * 100)}%"
+                        "present value is zero? Give it as a percentage rounded to two decimals (hundredths of a "
+                        f"percent), for example: {IRR_EXAMPLE}")
+            answer = f"{_percent_text(rate)}%"
         prompt = f"A project has these cash flows (year 0 is the initial outlay):\n\n{table}\n\n{question}"
         return Problem(prompt=prompt, answer=answer,
                        data={"mode": mode, "flows": flows, "rate": format_fraction(rate),
@@ -148,9 +147,9 @@ class NpvIrr(Task):
         rate = written / 100 if written >= 1 and not marked else written  # a bare 10 means 10%, a bare 0.1 too
         if rate <= -1:
             return Verdict.wrong("a rate of -100% or less is not a discount rate")
-        if npv(flows, rate) == 0:
+        if rate - IRR_HALF_STEP > -1 and npv(flows, rate - IRR_HALF_STEP) >= 0 >= npv(flows, rate + IRR_HALF_STEP):
             return Verdict.right()
-        return Verdict.wrong(f"at {format_fraction(rate * 100)}% the NPV is not zero")
+        return Verdict.wrong(f"{format_fraction(rate * 100)}% is not within 0.005 percentage points of the IRR")
 
     def difficulty(self, problem: Problem) -> float:
         """Years of the drawn stream times the question's weight, plus the digits of its largest flow."""
@@ -169,7 +168,16 @@ class NpvIrr(Task):
             return [*super().spellings(problem), f"{gold} years", f"\\boxed{{{gold}}}",
                     f"\\frac{{{value.numerator}}}{{{value.denominator}}}", f"Answer: {gold} years.", *extra]
         return [*super().spellings(problem), format_fraction(value), f"\\boxed{{{gold}}}", f"IRR = {gold}",
-                f"{format_fraction(value * 100)} percent", f"Answer: {gold}."]
+                f"{_percent_text(value)} percent", f"Answer: {gold}.", f"{gold[:-1]} %", str(float(value))]
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        """The one-line IRR estimate that version 2's nine planted rates paid, to two decimals and to a whole
+        percent (on the NPV and payback questions it answers nothing they accept)."""
+        def estimate(places: int) -> Callable[[Problem], str]:
+            def rule(problem: Problem) -> str:
+                return f"{round(_rough_irr(problem.data['flows']) * 100, places):.{places}f}%"
+            return rule
+        return {"rough IRR estimate": estimate(2), "rough IRR estimate, whole percent": estimate(0)}
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         mode, flows, value = problem.data["mode"], problem.data["flows"], Fraction(problem.data["value"])
@@ -182,4 +190,48 @@ class NpvIrr(Task):
             return [str(math.ceil(value)) if value.denominator > 1 else str(value + 1), format_fraction(value + 1),
                     f"{gold} or {format_fraction(value + 1)}"]
         percent = value * 100
-        return [f"{format_fraction(percent + 1)}%", f"{format_fraction(percent / 2)}%", f"{gold} or 1%"]
+        wrong = [f"{format_fraction(percent + 1)}%", f"{format_fraction(percent / 2)}%", f"{gold} or 1%",
+                 f"{_percent_text(value + Fraction(2, 10_000))}%", f"{round(percent)}%", f"{gold} or {round(percent)}%"]
+        return [w for w in wrong if not self.verify(problem, w).correct]
+
+
+IRR_EXAMPLE = "7.25%"  # a fixed placeholder: never derived from the answer
+IRR_HALF_STEP = Fraction(1, 20_000)  # half a hundredth of a percentage point, as a rate
+
+
+def _percent_text(rate: Fraction) -> str:
+    """``rate`` as a percentage to two decimals (``0.07351`` -> ``7.35``), halves away from zero."""
+    hundredths = math.floor(abs(rate) * 10_000 + Fraction(1, 2))
+    return f"{'-' if rate < 0 else ''}{hundredths // 100}.{hundredths % 100:02d}"
+
+
+def _irr_flows(rng: random.Random, years: int) -> tuple[list[int], Fraction] | None:
+    """Inflows of round hundreds and an outlay of whole dollars near their value at a rate of 3-30%, and the IRR to
+    two decimals; None when the IRR lies within a millionth of a point of a rounding edge (the reference would
+    then rest on float precision)."""
+    inflows = [rng.randint(5, 40) * 100 for _ in range(years)]
+    target = rng.uniform(0.03, 0.30)
+    outlay = round(sum(c / (1 + target) ** (t + 1) for t, c in enumerate(inflows)))
+    flows = [-outlay, *inflows]
+    low, high = -0.5, 2.0  # the NPV falls through zero once between them (one sign change, IRR near target)
+    for _ in range(100):
+        middle = (low + high) / 2
+        low, high = (middle, high) if _float_npv(flows, middle) > 0 else (low, middle)
+    rate = Fraction(math.floor(low * 10_000 + 0.5), 10_000)
+    edge = Fraction(1, 10**8)
+    if not (npv(flows, rate - IRR_HALF_STEP + edge) > 0 > npv(flows, rate + IRR_HALF_STEP - edge)):
+        return None
+    return flows, rate
+
+
+def _float_npv(flows: list[int], rate: float) -> float:
+    return sum(flow / (1 + rate) ** year for year, flow in enumerate(flows))
+
+
+def _rough_irr(flows: list[int]) -> float:
+    """((sum of inflows / outlay)^(1 / D) - 1), D the inflows' cash-weighted mean year: no NPV is evaluated."""
+    inflows = flows[1:]
+    mean_year = sum(t * c for t, c in enumerate(inflows, start=1)) / max(1, sum(inflows))
+    if flows[0] >= 0 or sum(inflows) <= 0 or mean_year <= 0:
+        return 0.0
+    return float((sum(inflows) / -flows[0]) ** (1 / mean_year) - 1)
