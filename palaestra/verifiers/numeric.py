@@ -84,6 +84,8 @@ _PATTERNS = {
     "repeating": re.compile(r"([+-]?)(\d*)\.(\d*) ?\\overline ?\{ ?(\d{1,60}) ?\}"),
 }
 _FRAC_SHORTHAND = re.compile(r"\\frac ?(\d) ?(\d)")
+# one side braced and the other a single digit, as TeX allows: \frac1{117}, \frac{12}5
+_FRAC_HALF_BRACED = re.compile(r"\\frac ?(?:(\d) ?\{(\d+)\}|\{(\d+)\} ?(\d))")
 # x, φ, \theta, v_0, and a quantity named by one word (angle, Area): a grader reads "angle = 91.5" as 91.5
 _NAME = r"(?:[A-Za-z]{1,3}|[A-Za-z][a-z]{3,11}|[\u0370-\u03ff]|\\[A-Za-z]{2,12})(?:_\{?[A-Za-z0-9]{1,8}\}?)?"
 _NAME_PREFIX = re.compile(rf"^{_NAME} ?(=|≈|≃|~) ?")
@@ -130,6 +132,7 @@ def _numeral(text: str, mixed: bool, max_digits: int) -> Fraction | None:
     if sum(map(str.isdigit, text)) > max_digits:
         return None
     s = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group().translate(_SUPERSCRIPTS) + "}", text)
+    s = _FRAC_HALF_BRACED.sub(lambda m: f"\\frac{{{m.group(1) or m.group(3)}}}{{{m.group(2) or m.group(4)}}}", s)
     s = _FRAC_SHORTHAND.sub(r"\\frac{\1}{\2}", s)
     match = _PATTERNS["decimal"].fullmatch(s)
     if match:

@@ -27,6 +27,8 @@ from palaestra.verifiers.numeric import read_exact
 _SLASH = re.compile(r"(\d+(?:[.,]\d+)*)\s*/\s*-?\s*(\d+(?:[.,]\d+)*)")
 _LATEX = re.compile(r"\\frac\s*\{\s*-?\s*(\d+(?:[.,]\d+)*)\s*\}\s*\{\s*-?\s*(\d+(?:[.,]\d+)*)\s*\}")
 _SHORTHAND = re.compile(r"\\frac\s*(\d)\s*(\d)")
+_HALF_BRACED = re.compile(r"\\frac\s*(\d)\s*\{\s*(\d+)\s*\}")  # \frac1{117}
+_HALF_BRACED_BELOW = re.compile(r"\\frac\s*\{\s*(\d+)\s*\}\s*(\d)")  # \frac{12}5
 MAX_CHARS = 400
 
 
@@ -47,7 +49,8 @@ def written_fractions_reduced(text: str) -> bool:
     if len(text) > MAX_CHARS:
         return False
     s = simplify_latex(unify(text))
-    pairs = _SLASH.findall(s) + _LATEX.findall(s) + _SHORTHAND.findall(s)
+    pairs = (_SLASH.findall(s) + _LATEX.findall(s) + _SHORTHAND.findall(s) + _HALF_BRACED.findall(s)
+             + _HALF_BRACED_BELOW.findall(s))
     return all(_reduced(a, b) for a, b in pairs)
 
 

@@ -28,3 +28,14 @@ def test_an_inverse_named_before_the_matrix_is_read(lead: str) -> None:
 
 def test_an_unbalanced_inverse_name_is_not_read() -> None:
     assert read_matrix("A^{-1 = [[1, 2], [3, 4]]") is None
+
+
+@pytest.mark.parametrize(("text", "value", "reduced"), [(r"\frac1{117}", (1, 117), True), (r"\frac{12}5", (12, 5), True),
+                                                        (r"\frac2{4}", (1, 2), False), (r"\frac{4}2", (2, 1), False)])
+def test_a_fraction_with_one_side_braced_is_read_and_checked_for_lowest_terms(text: str, value: tuple[int, int],
+                                                                              reduced: bool) -> None:
+    from fractions import Fraction
+
+    from palaestra.verifiers.rationals import read_lowest_terms
+
+    assert read_lowest_terms(text) == (Fraction(*value), reduced)
