@@ -118,6 +118,7 @@ def _read_core(
     text: str, names: _Names, read_value: Callable[[str], Any], partial: bool
 ) -> dict[str, Any] | None:
     s = strip_wrappers(squeeze_spaces(_ENVIRONMENT.sub(" ", simplify_latex(unify(text)))))
+    s = s.replace("\\(", "").replace("\\)", "")  # inline math around each pair: \(x = 2\), \(y = 3\)
     s = _SUBSCRIPT_RUN.sub(lambda m: m.group().translate(_SUBSCRIPTS), s)  # O₂, x₁: the names O2, x1
     s = without_bullets(s)  # "- x = 2\n- y = 3": one bulleted pair a line
     pairs = _pairs(s)

@@ -39,3 +39,14 @@ def test_a_fraction_with_one_side_braced_is_read_and_checked_for_lowest_terms(te
     from palaestra.verifiers.rationals import read_lowest_terms
 
     assert read_lowest_terms(text) == (Fraction(*value), reduced)
+
+
+def test_inline_math_around_each_pair_of_an_assignment_is_read() -> None:
+    from fractions import Fraction
+
+    from palaestra.verifiers.assignments import read_values
+    from palaestra.verifiers.numeric import read_exact
+
+    expected = {"x": Fraction(-10), "y": Fraction(-1)}
+    assert read_values(r"\(x = -10\), \(y = -1\)", ["x", "y"], read_exact) == expected
+    assert read_values(r"\(x = -10\), \(y = -1\) or \(x = 2\)", ["x", "y"], read_exact) is None
