@@ -34,4 +34,6 @@ def test_comparison_qa_yes_no_needs_the_birth_countries() -> None:
                 assert task.judge(problem, bad).reward == 0.0
             if a != b:
                 assert task.judge(problem, f"no, {b}, {a}").reward == 0.0
+            else:
+                assert task.judge(problem, f"Yes, both were born in {a}.").reward == 1.0
     assert checked >= 6

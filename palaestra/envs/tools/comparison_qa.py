@@ -145,7 +145,18 @@ def _read_verdict(text: str) -> tuple[bool, tuple[str, ...]] | None:
     if len(parts) != 2:
         return None
     verdict = read_yes_no(parts[0])
-    names = tuple(normalize(name) for name in _COUNTRY_SEPARATOR.split(parts[1].strip()))
+    names = tuple(_without_lead(normalize(name)) for name in _COUNTRY_SEPARATOR.split(parts[1].strip()))
     if verdict is None or not 1 <= len(names) <= 2 or not all(names):
         return None
     return verdict, names
+
+
+_LEADS = ("both were born in ", "both born in ", "both in ", "were born in ", "was born in ", "born in ")
+
+
+def _without_lead(key: str) -> str:
+    """A country's name key without a lead-in such as ``both were born in`` (``yes, both in Trosemia``)."""
+    for lead in _LEADS:
+        if key.startswith(lead):
+            return normalize(key[len(lead):])
+    return key
