@@ -3,10 +3,15 @@
 Two entities are compared on an attribute found in the documents: ``Who was born earlier, the CEO
 of Quorvex Labs or Taro Vennik?``, ``Which city has the larger population, ...?``, ``Which
 organisation was founded earlier, ...?`` (answer: the winner's name; any alias counts) or ``Were A
-and B born in the same country?`` (yes or no). Each side is named directly or, at higher levels,
+and B born in the same country?`` (yes or no, then the country each was born in: ``no, Vaitreindia, Ligristan``;
+``yes, Trosemia``). Each side is named directly or, at higher levels,
 through a path of 1-2 relations that must be resolved first. The compared values always differ,
 so the answer is unique. The skill: finding two facts in parallel and comparing them, not chaining.
 The difficulty is the number of facts needed plus the world's size in units of 20 people.
+
+Version 5: the yes/no questions (a quarter of the problems at every level) ask for the two birth countries with the
+verdict. A bare ``no`` (the commoner side) scored 0.13-0.15 at levels 2-4, a coin flip the top level must not pay;
+the countries are the verdict's certificate and can only be found in the documents.
 
 Generation speed: about 360 problems/s at level 4 on this 2-core machine: each problem draws its own
 fictional world (people, organisations, cities, countries with their facts, near-duplicate names and
@@ -18,6 +23,7 @@ normalisation), so that no answer can be memorised across problems; the world is
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Verdict, register
@@ -25,8 +31,14 @@ from palaestra.core.task import Growth
 from palaestra.envs.tools import _qa as qa
 from palaestra.envs.tools.common import ToolTask
 from palaestra.generators import knowledge
-from palaestra.generators.knowledge import CorpusParams
+from palaestra.generators.knowledge import CorpusParams, normalize
 from palaestra.verifiers.choices import read_yes_no
+from palaestra.verifiers.normalize import read_answer
+
+_NO_EXAMPLE = "no, Kestravia, Ulmorand"  # invented country names: no generated world has them
+_YES_EXAMPLE = "yes, Kestravia"
+_VERDICT_SEPARATOR = re.compile(r"\s*(?:[,;:]|\.\s|\s-\s|\s–\s|\s—\s)\s*")
+_COUNTRY_SEPARATOR = re.compile(r"\s*(?:[,;]|\band\b)\s*", re.I)
 
 
 @register
@@ -36,7 +48,8 @@ class ComparisonQa(ToolTask):
     description = "Compare two entities on a fact found by searching a generated document collection."
     tags = ("tools", "multi-turn", "search", "retrieval", "comparison")
     tool_names = ("search", "open")
-    version = 4
+    version = 5  # v5: a yes/no answer names the two birth countries (a bare "no" was a coin flip that paid)
+    bare_verdicts = ("yes", "no")
 
     @dataclass(frozen=True)
     class Config:
@@ -58,15 +71,25 @@ class ComparisonQa(ToolTask):
         seed, world, question = qa.draw_question(
             rng, config.corpus, lambda world: knowledge.comparison_question(world, rng, hops=config.hops))
         budget = 2 * len(question.facts) + 2
+        countries: list[list[str]] = []
+        answer = question.answer
         if question.answer_type == "yes_no":
-            # no example answer: "e.g. yes" in the yes/no prompts only made the shown example equal the answer far
-            # more often than chance across the question kinds (the full kit's example check)
-            form = "Answer yes or no, inside <answer></answer> tags."
+            # The verdict and its certificate: the country each person was born in, in the order asked. The example
+            # holds invented country names (never a world's) and shows both verdict words, so it never is the answer.
+            countries = [[world.entities[str(c)].name, *world.entities[str(c)].aliases]
+                         for _, relation, c in question.facts if relation == "country"]
+            names = [spelled[0] for spelled in countries]
+            answer = f"{question.answer}, {names[0]}" if question.answer == "yes" else f"no, {names[0]}, {names[1]}"
+            form = ("Answer yes or no, then the country each of them was born in, in the order the question names "
+                    f"them (one country when both were born there), e.g. <answer>{_NO_EXAMPLE}</answer> or "
+                    f"<answer>{_YES_EXAMPLE}</answer>.")
         else:
             form = f"Answer with the name (an alias also counts), e.g. <answer>{qa.example_answer(question)}</answer>."
         prompt = f"{qa.INTRO}\n\nQuestion: {question.text}\n\n{form}\n\n{self.tools_prompt(budget)}"
         data = {"corpus": knowledge.corpus_spec(seed, config.corpus), "question": question.to_dict(), "budget": budget}
-        return Problem(prompt=prompt, answer=question.answer, data=data)
+        if countries:
+            data["countries"] = countries
+        return Problem(prompt=prompt, answer=answer, data=data)
 
     def difficulty(self, problem: Problem) -> float:
         # Facts to find, plus the collection's size in units of 20 people.
@@ -75,29 +98,65 @@ class ComparisonQa(ToolTask):
     def judge(self, problem: Problem, answer: str) -> Verdict:
         question = qa.question_of(problem)
         if question.answer_type == "yes_no":
-            said = read_yes_no(answer)
+            if len(answer) > qa.MAX_ANSWER_CHARS:
+                return Verdict.wrong("answer too long")
+            said = read_answer(answer, _read_verdict)
             if said is None:
-                return Verdict.unparsed("answer yes or no")
-            return Verdict.judge(said == (question.answer == "yes"))
+                return Verdict.unparsed("answer yes or no, then the country each was born in (e.g. no, A, B)")
+            verdict, named = said
+            a, b = ({normalize(name) for name in spelled} for spelled in problem.data["countries"])
+            if len(named) == 1:
+                named = (named[0], named[0])
+            if verdict != (question.answer == "yes") or named[0] not in a or named[1] not in b:
+                return Verdict.wrong("incorrect")
+            return Verdict.right()
         return qa.judge_named_answer(answer, question)
 
     def plan(self, problem: Problem) -> list[str]:
         question = qa.question_of(problem)
-        return [*qa.lookup_moves(qa.corpus_of(problem), question.facts), str(question.answer)]
+        return [*qa.lookup_moves(qa.corpus_of(problem), question.facts), str(problem.answer)]
 
     def spellings(self, problem: Problem) -> list[str]:
         question = qa.question_of(problem)
         if question.answer_type == "yes_no":
-            word = question.answer
-            return [word.upper(), f"{word.capitalize()}.", "true" if word == "yes" else "false"]
+            word, (a, b) = question.answer, problem.data["countries"]
+            return [f"{word.capitalize()}: {a[-1]}; {b[-1]}", f"{word.upper()} - {a[0]} and {b[0]}.",
+                    f"**{word}**, {a[0]}, {b[-1]}"]
         return [*question.accepted(), f"**{question.answer}**"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         question = qa.question_of(problem)
         if question.answer_type == "yes_no":
-            return ["no" if question.answer == "yes" else "yes", "yes or no"]
+            other = "no" if question.answer == "yes" else "yes"
+            a, b = problem.data["countries"][0][0], problem.data["countries"][1][0]
+            return [question.answer, other, "yes or no", f"{other}, {a}, {b}", f"no, {b}, {a}" if a != b else f"no, {a}",
+                    f"{question.answer}, {a}, {b} or {b}, {a}"]
         world = qa.corpus_of(problem).world
         compared = {str(s) for s, relation, _ in question.facts
                     if relation in ("birth_year", "founding_year", "population")}
         loser = next(world.entities[e].name for e in sorted(compared) if world.entities[e].name != question.answer)
         return [loser, f"{question.answer} or {loser}", "not in the corpus"]
+
+
+def _read_verdict(text: str) -> tuple[bool, tuple[str, ...]] | None:
+    """``(yes?, the countries' name keys)`` from ``yes, A`` / ``no: A; B`` / ``No - A and B``, or None. Linear: fixed
+    patterns only, on at most :data:`qa.MAX_ANSWER_CHARS` characters."""
+    parts = _VERDICT_SEPARATOR.split(text.strip(), maxsplit=1)
+    if len(parts) != 2:
+        return None
+    verdict = read_yes_no(parts[0])
+    names = tuple(_without_lead(normalize(name)) for name in _COUNTRY_SEPARATOR.split(parts[1].strip()))
+    if verdict is None or not 1 <= len(names) <= 2 or not all(names):
+        return None
+    return verdict, names
+
+
+_LEADS = ("both were born in ", "both born in ", "both in ", "were born in ", "was born in ", "born in ")
+
+
+def _without_lead(key: str) -> str:
+    """A country's name key without a lead-in such as ``both were born in`` (``yes, both in Trosemia``)."""
+    for lead in _LEADS:
+        if key.startswith(lead):
+            return normalize(key[len(lead):])
+    return key
