@@ -73,7 +73,7 @@ def test_comparison_qa_yes_no_prompts_show_no_example_answer_and_neither_word_pa
     # answer far more often than chance across question kinds (the full kit), so yes/no prompts show no example.
     source = make_source("tools/comparison_qa")
     for level in (0, 2):
-        problems = [p for p in (source.sample(level, seed) for seed in range(400)) if p.answer in ("yes", "no")]
+        problems = [p for p in (source.sample(level, seed) for seed in range(400)) if p.data["question"]["answer_type"] == "yes_no"]
         assert len(problems) >= 40
         assert not any(re.search(r"e\.g\. <answer>(yes|no)</answer>", p.prompt) for p in problems)
         for word in ("yes", "no"):
