@@ -296,11 +296,11 @@ def _newsvendor_kind(rng: random.Random, values: Sequence[int], penalty: bool, s
 
 
 def _newsvendor(rng: random.Random) -> tuple[str, dict]:
-    return _newsvendor_kind(rng, (3, 4, 5), False, 5)
+    return _newsvendor_kind(rng, (3, 4, 5), False, 6)
 
 
 def _penalty(rng: random.Random) -> tuple[str, dict]:
-    return _newsvendor_kind(rng, (5, 6, 7), True, 6)
+    return _newsvendor_kind(rng, (5, 6, 7), True, 7)
 
 
 _KINDS: dict[str, Callable[[random.Random], tuple[str, dict]]] = {
