@@ -27,6 +27,7 @@ from palaestra.envs.chemistry.common import (
     organic_formula,
     parse_formula,
     salt_formula,
+    without_quantity_name,
 )
 from palaestra.verifiers.numeric import Tolerance, format_decimal, read_approx
 
@@ -79,6 +80,10 @@ class MolarMass(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         value = read_approx(answer, units=UNITS) if isinstance(answer, str) and len(answer) <= 200 else None
+        if value is None and isinstance(answer, str) and len(answer) <= 200:  # "M(CO2) = 44.01 g/mol", a sentence
+            composition = parse_formula(problem.data["formula"]) or {}
+            named = without_quantity_name(answer, "M", ("molar mass", "molecular weight", "formula mass"), composition)
+            value = read_approx(named, units=UNITS) if named != answer else None
         if value is None:
             return Verdict.unparsed(f"expected one number in g/mol, such as {EXAMPLE}")
         exact = Fraction(problem.data["mass"])

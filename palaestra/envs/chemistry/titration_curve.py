@@ -149,6 +149,17 @@ class TitrationCurve(Task):
         points = problem.data["points"]
         given = read_assignment(answer, [p["name"] for p in points], read_approx) \
             if isinstance(answer, str) else None
+        if given is None and isinstance(answer, str) and len(answer) <= 2_000:
+            # each point named as the pH it asks for or its value marked approximate ("pH(P1) = 4.72", "P1 ≈ 4.72"),
+            # as the prompt's tolerance invites: plain replacements, then the same reader
+            text = answer.replace("\\approx", "≈")
+            for point in points:
+                for spelled in (f"pH({point['name']})", f"pH ({point['name']})", f"pH at {point['name']}",
+                                f"pH_{{{point['name']}}}"):
+                    text = text.replace(spelled, point["name"])
+                text = text.replace(f"{point['name']} ≈", f"{point['name']} =").replace(f"{point['name']}≈",
+                                                                                      f"{point['name']}=")
+            given = read_assignment(text, [p["name"] for p in points], read_approx) if text != answer else None
         if given is None:
             return Verdict.unparsed("expected a pH per point, such as P1 = 14.5")
         for point in points:

@@ -1,0 +1,119 @@
+"""Red team, session 25 (physics and chemistry): right answers a careful grader accepts that were refused (the
+asked quantity named with its species, a rate constant's unit in common spellings, a pH marked approximate), with
+the wrong answers next to them that stay refused."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import palaestra
+
+
+def _sample(env_id: str, level: int, seed: int):
+    return palaestra.make(env_id).unwrapped.task.sample(level, seed)
+
+
+def _reward(problem, reply: str) -> float:
+    return palaestra.score(problem, f"<answer>{reply}</answer>").reward
+
+
+# --- chemistry/molar_mass: the molar mass named with its formula ----------------------------------------------------
+
+
+def test_molar_mass_reads_the_quantity_named_with_its_formula() -> None:
+    problem = _sample("chemistry/molar_mass", 3, 0)  # Mg(CN)2, 76.341 g/mol
+    formula, mass = problem.data["formula"], f"{float(Fraction(problem.data['mass'])):.2f}"
+    for reply in (
+        f"M({formula}) = {mass} g/mol",
+        f"The molar mass of {formula} is {mass} g/mol.",
+        f"molar mass of {formula} = {mass} g/mol",
+        f"M({formula}) ≈ {mass} g/mol",
+    ):
+        assert _reward(problem, reply) == 1.0, reply
+    wrong = f"{float(Fraction(problem.data['mass'])) + 1:.2f}"
+    for reply in (
+        f"M({formula}) = {wrong} g/mol",
+        f"M(H2O) = {mass} g/mol",
+        f"The molar mass of H2O is {mass} g/mol.",
+        f"M({formula}) = {mass} or {wrong} g/mol",
+        f"The molar mass of {formula} is not {mass} g/mol.",
+    ):
+        assert _reward(problem, reply) == 0.0, reply
+
+
+# --- chemistry/stoichiometry: the mass named with its product -------------------------------------------------------
+
+
+def test_stoichiometry_reads_the_mass_named_with_its_product() -> None:
+    problem = _sample("chemistry/stoichiometry", 2, 1)  # CO2
+    product = problem.data["products"][problem.data["wanted"]]
+    exact = float(Fraction(*problem.data["exact"]))
+    mass, wrong = f"{exact:.3f}", f"{exact * 1.02:.3f}"
+    for reply in (
+        f"m({product}) = {mass} g",
+        f"{mass} g of {product}",
+        f"The mass of {product} formed is {mass} g.",
+        f"{mass} grams of {product}",
+    ):
+        assert _reward(problem, reply) == 1.0, reply
+    other = next(f for f in [*problem.data["reactants"], *problem.data["products"]] if f != product)
+    for reply in (
+        f"m({product}) = {wrong} g",
+        f"m({other}) = {mass} g",
+        f"{mass} g of {other}",
+        f"The mass of {other} formed is {mass} g.",
+        f"{mass} g of {product} or {wrong} g",
+    ):
+        assert _reward(problem, reply) == 0.0, reply
+
+
+# --- chemistry/reaction_kinetics: k's unit in the spellings chemists write ------------------------------------------
+
+
+def test_reaction_kinetics_reads_common_spellings_of_the_rate_constant_unit() -> None:
+    problem = _sample("chemistry/reaction_kinetics", 0, 2)  # A = 1, B = 1, k = 8: second order overall
+    assert problem.data["overall"] == 2
+    orders = ", ".join(f"{n} = {o}" for n, o in zip(problem.data["names"], problem.data["orders"], strict=True))
+    k = problem.data["k"]
+    for unit in (
+        "M^(-1) s^(-1)",
+        "M⁻¹s⁻¹",
+        "M^-1s^-1",
+        "dm^3 mol^-1 s^-1",
+        "dm³ mol⁻¹ s⁻¹",
+        "L/mol/s",
+        "L/(mol s)",
+        "1/(M*s)",
+        "1/(M·s)",
+    ):
+        assert _reward(problem, f"{orders}, k = {k} {unit}") == 1.0, unit
+    for unit in (
+        "s^-1",
+        "/s",
+        "1/s",
+        "1/(M^2 s)",
+        "M^-2 s^-1",
+        "M^(-2) s^(-1)",
+        "M/s",
+        "dm^6 mol^-2 s^-1",
+    ):  # another overall order's unit
+        assert _reward(problem, f"{orders}, k = {k} {unit}") == 0.0, unit
+
+
+# --- chemistry/titration_curve: each pH named as the pH at a point, or marked approximate -------------------------
+
+
+def test_titration_curve_reads_approximate_and_named_points() -> None:
+    problem = _sample("chemistry/titration_curve", 2, 0)
+    values = [float(Fraction(p["ph"])) for p in problem.data["points"]]
+    names = [p["name"] for p in problem.data["points"]]
+    for pattern in ("{n} ≈ {v:.2f}", "pH({n}) = {v:.2f}", "{n} \\approx {v:.2f}", "pH at {n}: {v:.2f}"):
+        reply = ", ".join(pattern.format(n=n, v=v) for n, v in zip(names, values, strict=True))
+        assert _reward(problem, reply) == 1.0, reply
+    off = [values[0] + 0.05, *values[1:]]
+    for reply in (
+        ", ".join(f"{n} ≈ {v:.2f}" for n, v in zip(names, off, strict=True)),
+        ", ".join(f"pH({n}) = {v:.2f}" for n, v in zip(names, off, strict=True)),
+        ", ".join(f"{n} ≈ {v:.2f}" for n, v in zip(names[:-1], values, strict=False)),
+    ):
+        assert _reward(problem, reply) == 0.0, reply
