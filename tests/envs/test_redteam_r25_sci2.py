@@ -144,3 +144,24 @@ def test_titration_curve_initial_point_shortcut_rarely_within_tolerance() -> Non
         solved += _reward(problem, f"{point['name']} = {shortcut:.3f}")
         assert _reward(problem, f"{point['name']} = {float(Fraction(point['ph'])):.3f}") == 1.0
     assert initial >= 10 and solved <= 0.3 * initial  # v1: about 0.8
+
+
+# --- physics/collisions: the sense in words ------------------------------------------------------------------------
+# "-9/4 m/s to the right" was read as -9/4 (the words ignored): a sign the words contradict earned the reward. The
+# sense in words is now read in brackets, as "leftward(s)" and inside wrappers, always with an unsigned size.
+
+
+def test_collisions_reads_the_sense_in_words_and_refuses_a_contradicting_sign() -> None:
+    problem = _sample("physics/collisions", 0, 1)  # -9/4 m/s
+    assert problem.answer == "-9/4"
+    for reply in ("9/4 m/s (to the left)", "9/4 m/s leftward", "\\boxed{9/4 m/s to the left}", "9/4 m/s to the left"):
+        assert _reward(problem, reply) == 1.0, reply
+    for reply in (
+        "-9/4 m/s to the right",
+        "-9/4 m/s (to the right)",
+        "9/4 m/s rightwards",
+        "9/4 m/s (to the right)",
+        "-9/4 m/s to the left",
+        "9/4 m/s to the left or right",
+    ):
+        assert _reward(problem, reply) == 0.0, reply
