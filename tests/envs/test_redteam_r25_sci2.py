@@ -165,3 +165,10 @@ def test_collisions_reads_the_sense_in_words_and_refuses_a_contradicting_sign() 
         "9/4 m/s to the left or right",
     ):
         assert _reward(problem, reply) == 0.0, reply
+
+
+def test_molar_mass_reads_the_si_unit() -> None:
+    problem = _sample("chemistry/molar_mass", 3, 0)  # 76.341 g/mol
+    assert _reward(problem, "0.076341 kg/mol") == 1.0
+    for reply in ("0.0763 kg/mol", "76.341 kg/mol"):  # 0.01 g/mol off, and the unit's factor ignored
+        assert _reward(problem, reply) == 0.0, reply

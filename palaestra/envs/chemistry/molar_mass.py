@@ -33,7 +33,9 @@ from palaestra.verifiers.numeric import Tolerance, format_decimal, read_approx
 
 EXAMPLE = "123.45 g/mol"  # a fixed placeholder of the right shape: never derived from the answer
 TOLERANCE = Tolerance(absolute="0.01")
-UNITS = ("g/mol", "g mol^-1", "g·mol^-1", "g/mole", "grams per mole", "gram per mole", "grams/mol", "g per mol")
+UNITS = {**dict.fromkeys(("g/mol", "g mol^-1", "g·mol^-1", "g/mole", "grams per mole", "gram per mole", "grams/mol",
+                          "g per mol"), 1),
+         **dict.fromkeys(("kg/mol", "kg mol^-1", "kilograms per mole"), 1000)}  # the SI unit: 0.018015 kg/mol
 @register
 class MolarMass(Task):
     id = "chemistry/molar_mass"
