@@ -172,3 +172,24 @@ def test_molar_mass_reads_the_si_unit() -> None:
     assert _reward(problem, "0.076341 kg/mol") == 1.0
     for reply in ("0.0763 kg/mol", "76.341 kg/mol"):  # 0.01 g/mol off, and the unit's factor ignored
         assert _reward(problem, reply) == 0.0, reply
+
+
+# --- physics/ac_impedance: a complex impedance with bracketed or TeX fractions, or over a common denominator --------
+
+
+def test_ac_impedance_reads_bracketed_tex_and_common_denominator_forms() -> None:
+    problem = _sample("physics/ac_impedance", 2, 0)  # R = 2696112/261445, X = -35231314/261445
+    assert problem.data["R"] == "2696112/261445" and problem.data["X"] == "-35231314/261445"
+    for reply in (
+        "(2696112/261445) - (35231314/261445)j",
+        "Z = (2696112 - j35231314)/261445 Ω",
+        "\\frac{2696112}{261445} - j\\frac{35231314}{261445} \\Omega",
+    ):
+        assert _reward(problem, reply) == 1.0, reply
+    for reply in (
+        "(2696112 + 35231314j)/261445",
+        "(2696112 - 35231314j)/261446",
+        "(2696112 - 35231314j)/0",
+        "(2696112 - 35231314j)/261445 or 0",
+    ):
+        assert _reward(problem, reply) == 0.0, reply
