@@ -193,3 +193,23 @@ def test_ac_impedance_reads_bracketed_tex_and_common_denominator_forms() -> None
         "(2696112 - 35231314j)/261445 or 0",
     ):
         assert _reward(problem, reply) == 0.0, reply
+
+
+# --- chemistry/balance_equation: the equation with state symbols, or in mhchem's \ce{} ------------------------------
+
+
+def test_balance_equation_reads_state_symbols_and_mhchem() -> None:
+    problem = _sample("chemistry/balance_equation", 2, 3)  # CaS + Ni3(AsO4)2 -> Ca3(AsO4)2 + NiS: 3, 1, 1, 3
+    assert problem.answer == "3, 1, 1, 3"
+    for reply in (
+        "3 CaS(s) + Ni3(AsO4)2(aq) → Ca3(AsO4)2(s) + 3 NiS(aq)",
+        "\\ce{3 CaS + Ni3(AsO4)2 -> Ca3(AsO4)2 + 3 NiS}",
+        "$\\ce{3 CaS(aq) + Ni3(AsO4)2(aq) -> Ca3(AsO4)2(s) + 3 NiS(s)}$",
+    ):
+        assert _reward(problem, reply) == 1.0, reply
+    for reply in (
+        "6 CaS(s) + 2 Ni3(AsO4)2(aq) → 2 Ca3(AsO4)2(s) + 6 NiS(aq)",  # not the smallest
+        "3 CaS(x) + Ni3(AsO4)2(aq) → Ca3(AsO4)2(s) + 3 NiS(aq)",
+        "\\ce{3 CaS + Ni3(AsO4)2 -> Ca3(AsO4)2 + NiS}",
+    ):
+        assert _reward(problem, reply) == 0.0, reply
