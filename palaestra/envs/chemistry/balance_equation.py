@@ -30,6 +30,7 @@ from palaestra.verifiers.numeric import read_integer
 from palaestra.verifiers.sets import read_list
 
 EXAMPLE = "4, 1, 3, 2"  # a fixed placeholder of the right shape: never derived from the answer
+STATES = ("(aq)", "(s)", "(l)", "(g)")
 ARROWS = ("\\longrightarrow", "\\rightarrow", "\\to", "-->", "->", "→", "⟶", "=>", "=")
 
 @register
@@ -72,6 +73,9 @@ class BalanceEquation(Task):
         return read_answer(answer, lambda s: self._read_equation(problem, s))
 
     def _read_equation(self, problem: Problem, text: str) -> list[int] | None:
+        text = text.strip()
+        if text.startswith("\\ce{") and text.endswith("}"):  # mhchem: \ce{2 H2 + O2 -> 2 H2O}
+            text = text[len("\\ce{") : -1]
         arrow = next((a for a in ARROWS if text.count(a) == 1), None)
         if arrow is None:
             return None
@@ -88,7 +92,9 @@ class BalanceEquation(Task):
                 if digits > 6 or (digits and term[0] == "0"):
                     return None
                 coefficient = int(term[:digits]) if digits else 1
-                composition = parse_formula(term[digits:].strip())
+                formula = term[digits:].strip()
+                state = next((x for x in STATES if formula.endswith(x)), "")  # a state symbol: H2O(l), NaCl(aq)
+                composition = parse_formula(formula[: len(formula) - len(state)].strip())
                 if composition is None or composition not in wanted:
                     return None
                 index = wanted.index(composition)

@@ -25,6 +25,7 @@ from typing import Any
 
 from palaestra.core.retry import retry
 from palaestra.solvers.linalg import nullspace
+from palaestra.verifiers.normalize import closing_bracket, strip_wrappers
 
 MAX_FORMULA_CHARS = 120
 MAX_DEPTH = 4
@@ -444,3 +445,44 @@ def unbalanced(terms: list[tuple[int, Species]]) -> list[str]:
             atoms[symbol] += coefficient * count
         charge += coefficient * species_charge
     return sorted(s for s, v in atoms.items() if v) + (["charge"] if charge else [])
+
+
+_NAMING_VERBS = ("formed is ", "produced is ", "is ", "equals ", "= ", "≈ ")
+
+
+def without_quantity_name(text: str, symbol: str, words: tuple[str, ...], composition: Composition) -> str:
+    """``text`` without a leading name of the asked quantity of the species ``composition``: its symbol with the
+    formula in brackets (``M(CO2) = ``, ``m(H₂O) ≈ ``) or a naming sentence (``The molar mass of CO2 is ``, ``The
+    mass of H2O formed is ``, for ``words`` such as ``("molar mass",)``); the formula may be spelled in any way
+    :func:`parse_formula` reads to the same atoms. Anything else (another species named, no verb) comes back
+    unchanged, so the env's reader still sees the whole text. Plain string scanning, bounded: never raises.
+
+    >>> without_quantity_name("M(Ca(OH)2) = 74.09 g/mol", "M", ("molar mass",), {"Ca": 1, "O": 2, "H": 2})
+    '74.09 g/mol'
+    >>> without_quantity_name("The mass of CO2 formed is 4.4 g", "m", ("mass",), {"C": 1, "O": 2})
+    '4.4 g'
+    >>> without_quantity_name("m(H2O) = 4.4 g", "m", ("mass",), {"C": 1, "O": 2})
+    'm(H2O) = 4.4 g'
+    """
+    if not isinstance(text, str) or len(text) > 400:
+        return text
+    s = strip_wrappers(text)
+    if s.startswith(symbol + "("):
+        end = closing_bracket(s, len(symbol))
+        if end > 0 and parse_formula(s[len(symbol) + 1 : end]) == composition:
+            rest = s[end + 1 :].lstrip()
+            if rest[:1] in ("=", "≈"):
+                return rest[1:].strip()
+        return text
+    lower = s.lower()
+    for word in words:
+        for lead in (f"the {word} of ", f"{word} of "):
+            if not lower.startswith(lead):
+                continue
+            formula, _, tail = s[len(lead) :].partition(" ")
+            if parse_formula(formula) != composition:
+                return text
+            tail = tail.lstrip()
+            verb = next((v for v in _NAMING_VERBS if tail.lower().startswith(v)), None)
+            return tail[len(verb) :].strip() if verb is not None else text
+    return text

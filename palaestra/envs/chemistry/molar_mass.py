@@ -27,12 +27,15 @@ from palaestra.envs.chemistry.common import (
     organic_formula,
     parse_formula,
     salt_formula,
+    without_quantity_name,
 )
 from palaestra.verifiers.numeric import Tolerance, format_decimal, read_approx
 
 EXAMPLE = "123.45 g/mol"  # a fixed placeholder of the right shape: never derived from the answer
 TOLERANCE = Tolerance(absolute="0.01")
-UNITS = ("g/mol", "g mol^-1", "g·mol^-1", "g/mole", "grams per mole", "gram per mole", "grams/mol", "g per mol")
+UNITS = {**dict.fromkeys(("g/mol", "g mol^-1", "g·mol^-1", "g/mole", "grams per mole", "gram per mole", "grams/mol",
+                          "g per mol"), 1),
+         **dict.fromkeys(("kg/mol", "kg mol^-1", "kilograms per mole"), 1000)}  # the SI unit: 0.018015 kg/mol
 @register
 class MolarMass(Task):
     id = "chemistry/molar_mass"
@@ -79,6 +82,10 @@ class MolarMass(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         value = read_approx(answer, units=UNITS) if isinstance(answer, str) and len(answer) <= 200 else None
+        if value is None and isinstance(answer, str) and len(answer) <= 200:  # "M(CO2) = 44.01 g/mol", a sentence
+            composition = parse_formula(problem.data["formula"]) or {}
+            named = without_quantity_name(answer, "M", ("molar mass", "molecular weight", "formula mass"), composition)
+            value = read_approx(named, units=UNITS) if named != answer else None
         if value is None:
             return Verdict.unparsed(f"expected one number in g/mol, such as {EXAMPLE}")
         exact = Fraction(problem.data["mass"])

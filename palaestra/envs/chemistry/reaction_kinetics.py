@@ -28,23 +28,48 @@ from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.solvers.linalg import rank
 from palaestra.verifiers.assignments import read_assignment
-from palaestra.verifiers.numeric import Tolerance, format_decimal, read_approx
+from palaestra.verifiers.numeric import Tolerance, format_decimal, normalize_unit, read_approx
 
 REACTANTS = ("A", "B", "C", "D", "E", "F", "G", "H")
 TOLERANCE = Tolerance(relative="0.01")
 
 
 def rate_constant_units(overall: int) -> tuple[str, ...]:
-    """Spellings of the units of k for an overall order (M^(1-n) s^-1)."""
-    if overall == 0:
-        return ("M/s", "M s^-1", "mol/(L·s)", "mol L^-1 s^-1", "mol/(L s)")
-    if overall == 1:
-        return ("s^-1", "1/s", "/s", "per second")
-    if overall == 2:
-        return ("M^-1 s^-1", "1/(M·s)", "1/(M s)", "L/(mol·s)", "L mol^-1 s^-1", "L/(mol s)")
+    """Spellings of the units of k for an overall order (M^(1-n) s^-1): in M or in L (dm^3) and mol, as powers
+    (with or without spaces between the factors, exponents bare or bracketed) or as a quotient."""
     power = overall - 1
-    return (f"M^-{power} s^-1", f"1/(M^{power}·s)", f"1/(M^{power} s)", f"L^{power}/(mol^{power}·s)",
-            f"L^{power} mol^-{power} s^-1", f"L^{power}/(mol^{power} s)")
+    seconds = ("s^-1", "s^(-1)", "sec^-1")
+    if overall == 0:
+        return ("M/s", "mol/(L·s)", "mol/(L s)", "mol/L/s", "mol/(dm^3 s)", "mol/dm^3/s",
+                *(f"{c}{gap}{t}" for c in ("M", "mol L^-1", "mol L^(-1)", "mol dm^-3", "mol dm^(-3)")
+                  for t in seconds for gap in (" ", "")))
+    if overall == 1:
+        return (*seconds, "1/s", "/s", "per second", "1/sec", "/sec", "per sec")
+    n = "" if power == 1 else str(power)
+    per_m = (f"M^-{power}", f"M^(-{power})")
+    per_l = (f"L{'^' + n if n else ''} mol^-{power}", f"L{'^' + n if n else ''} mol^(-{power})",
+             f"dm^{3 * power} mol^-{power}", f"dm^{3 * power} mol^(-{power})")
+    powers = tuple(f"{c}{gap}{t}" for c in (*per_m, *per_l) for t in seconds for gap in (" ", ""))
+    quotients = (f"1/(M{'^' + n if n else ''}·s)", f"1/(M{'^' + n if n else ''} s)", f"1/(M{'^' + n if n else ''}s)",
+                 f"{'M^-' + str(power)}/s", f"L{'^' + n if n else ''}/(mol{'^' + n if n else ''}·s)",
+                 f"L{'^' + n if n else ''}/(mol{'^' + n if n else ''} s)",
+                 f"L{'^' + n if n else ''}/mol{'^' + n if n else ''}/s",
+                 f"dm^{3 * power}/(mol{'^' + n if n else ''} s)")
+    return (powers[0], *powers[1:], *quotients)
+
+
+def _read_constant(text: str, units: tuple[str, ...]) -> Fraction | None:
+    """k as :func:`read_approx` reads it in ``units``, or followed by a unit that opens with a slash (``1/(M·s)``,
+    ``/s``), which the shared reader does not take for a unit (a unit there starts with a letter)."""
+    value = read_approx(text, units=units)
+    if value is not None or not isinstance(text, str) or len(text) > 200:
+        return value
+    s = text.strip()
+    cut = max(s.rfind(" 1/"), s.rfind(" /"))
+    quotients = {normalize_unit(u) for u in units if u.startswith(("1/", "/"))}
+    if cut <= 0 or normalize_unit(s[cut + 1 :]) not in quotients:
+        return None
+    return read_approx(s[:cut])
 
 
 def _scientific(value: Fraction) -> str:
@@ -121,7 +146,7 @@ class ReactionKinetics(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names = problem.data["names"]
         units = rate_constant_units(problem.data["overall"])
-        given = read_assignment(answer, [*names, "k"], lambda s: read_approx(s, units=units)) \
+        given = read_assignment(answer, [*names, "k"], lambda s: _read_constant(s, units)) \
             if isinstance(answer, str) else None
         if given is None:
             return Verdict.unparsed("expected each reactant's order and k, such as A = 1, B = 2, k = 0.123")

@@ -25,6 +25,7 @@ from palaestra.envs.chemistry.common import (
     equation_text,
     molar_mass,
     parse_formula,
+    without_quantity_name,
 )
 from palaestra.verifiers.numeric import Tolerance, format_decimal, read_approx
 
@@ -73,6 +74,13 @@ class Stoichiometry(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         value = read_approx(answer, units=UNITS) if isinstance(answer, str) and len(answer) <= 200 else None
+        if value is None and isinstance(answer, str) and len(answer) <= 200:
+            # the product named: "m(CO2) = 4.4 g", "The mass of CO2 formed is 4.4 g", "4.4 g of CO2"
+            product = problem.data["products"][problem.data["wanted"]]
+            named = without_quantity_name(answer, "m", ("mass",), parse_formula(product) or {})
+            units = {**UNITS, **{f"{unit} of {product}": factor for unit, factor in UNITS.items()},
+                     **{f"{unit} {product}": factor for unit, factor in UNITS.items()}}
+            value = read_approx(named, units=units)
         if value is None:
             return Verdict.unparsed(f"expected one mass in grams, such as {EXAMPLE}")
         exact = Fraction(*problem.data["exact"])

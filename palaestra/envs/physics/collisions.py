@@ -25,6 +25,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.verifiers.expressions import Surd
+from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.numeric import format_decimal, unit_spellings
 from palaestra.verifiers.radicals import format_radical, radical_spellings, read_radical
 
@@ -67,11 +68,12 @@ class Collisions(Task):
                                                            "steps": steps})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        text, sense = _direction(answer) if problem.data["unit"] == "m/s" else (answer, 1)
+        text, sense = _direction(answer) if problem.data["unit"] == "m/s" else (answer, 0)
         value = read_radical(_strip_unit(text, problem.data["unit"]), max_numbers=4)
-        if value is None or (sense < 0 and text.lstrip().startswith(("-", "−"))):
+        # with the sense in words the size is unsigned: "-9/4 m/s to the left" and "-9/4 m/s to the right" are unread
+        if value is None or (sense != 0 and text.lstrip().startswith(("-", "−"))):
             return Verdict.unparsed(f"not an exact number in {problem.data['unit']}")
-        value = value if sense > 0 else -value
+        value = -value if sense < 0 else value
         return Verdict.judge(value == read_radical(problem.data["value"]), "wrong value")
 
     def difficulty(self, problem: Problem) -> float:
@@ -99,21 +101,27 @@ class Collisions(Task):
                  f"{problem.answer} or {format_radical(value * 2)}", f"{problem.answer} km/h"]
         if problem.data["unit"] == "m/s" and value != Surd.rational(0):
             wrong.append(f"{format_radical(value)} m/s to the left")  # the sense in words contradicts the sign
+            if problem.answer.startswith("-"):
+                wrong.append(f"{problem.answer} m/s to the right")  # a sign the words contradict
         return [w for w in wrong if read_radical(_strip_unit(w, problem.data["unit"])) != value]
 
 
-_DIRECTION = re.compile(r"^(.*?)\s*,?\s*(?:to(?:wards)?\s+the\s+)(right|left)\s*\.?\s*$", re.IGNORECASE | re.DOTALL)
+_SENSE = r"(?:to(?:wards)?\s+the\s+(?P<{0}>right|left)|(?P<{0}w>right|left)wards?)"
+_DIRECTION = re.compile(rf"^(.*?)\s*,?\s*(?:\(\s*{_SENSE.format('p')}\s*\)|{_SENSE.format('b')})\s*\.?\s*$",
+                        re.IGNORECASE | re.DOTALL)
 
 
 def _direction(text: str) -> tuple[str, int]:
     """A velocity with its sense in words: ``10/29 m/s to the right`` is +10/29, ``... to the left`` -10/29
-    (the prompt's convention: negative to the left). Returns the text without the words and the sign."""
+    (the prompt's convention: negative to the left), also ``(to the left)`` and ``leftwards``. Returns the text without
+    the words and the sense they give (0 without words)."""
     if len(text) > 200:
-        return text, 1
-    match = _DIRECTION.match(text.strip())
+        return text, 0
+    match = _DIRECTION.match(strip_wrappers(text))
     if match is None:
-        return text, 1
-    return match.group(1), 1 if match.group(2).lower() == "right" else -1
+        return text, 0
+    word = next(w for w in match.group("p", "pw", "b", "bw") if w)
+    return match.group(1), 1 if word.lower() == "right" else -1
 
 
 def _strip_unit(text: str, unit: str) -> str:

@@ -99,6 +99,9 @@ _COMPLEX_FORMS = (
     re.compile(rf"(?P<re>[+-]?{_NUM})"),  # purely real
 )
 _UNIT_TAIL = ("ohms", "ohm", "Ω", "\\Omega")
+_TEX_FRACTION = re.compile(rf"\\[dt]?frac\{{({_NUM})\}}\{{({_NUM})\}}")  # \frac{12}{5} -> 12/5
+_BRACKETED_NUMBER = re.compile(rf"\(({_NUM})\)")  # (12/5)j -> 12/5j
+_OVER_DENOMINATOR = re.compile(rf"\((?P<inner>[^()]+)\)/(?P<den>{_NUM})")  # (3 - 4j)/5
 
 
 def read_complex(text: str) -> tuple[Fraction, Fraction] | None:
@@ -117,6 +120,11 @@ def _complex_core(text: str) -> tuple[Fraction, Fraction] | None:
         if s.endswith(unit):
             s = s[: -len(unit)]
             break
+    s = _BRACKETED_NUMBER.sub(r"\1", _TEX_FRACTION.sub(r"\1/\2", s))  # (12/5) - (3/4)j, \frac{12}{5} - \frac34 j
+    over = _OVER_DENOMINATOR.fullmatch(s)
+    if over is not None:  # a common denominator: (3 - 4j)/5
+        inner, denominator = _complex_core(over.group("inner")), Fraction(over.group("den"))
+        return None if inner is None or denominator == 0 else (inner[0] / denominator, inner[1] / denominator)
     if s.startswith(("j", "i")) or (s[:1] in "+-" and s[1:2] in ("j", "i")):
         s = "0" + ("+" if s[0] in "ji" else "") + s
     elif s.endswith(("j", "i")) and not any(c in s[1:] for c in "+-"):
