@@ -1,0 +1,128 @@
+"""Red-team regressions (round 3, session 25, algorithms/graphs/planning/spatial): cheap structural rules
+that named the answer without solving.
+
+- graphs/min_cut v1 redrew networks where the plain cut around the source or the sink was minimal, but
+  not their pruned forms (leave out edges that carry no flow): the cheaper of "the source plus every node
+  that cannot reach the sink" and "every node the source reaches but the sink" was a minimum cut in 0.45
+  of level 0 and 0.20 of level 4.
+- graphs/tree_centroid v3: the tree's centre (the middle of a longest path), the notion a policy confuses
+  with the centroid, named the centroid of 0.37 of levels 0 and 2.
+- graphs/lca v3: the highest-degree node on the path between the two query nodes, a rule that never
+  looks at the root, answered every query of 0.50 of level 0 and 0.18 of level 2.
+
+Each policy is written here from scratch (not imported from the fixed code), so the tests fail on the old
+generators.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import palaestra
+from palaestra.kit.base import sample
+
+SEEDS = range(20)
+
+
+def _paid(env_id: str, level: int, policy) -> int:
+    return sum(
+        palaestra.score(p, f"<answer>{policy(p)}</answer>").correct
+        for p in (sample(env_id, level, seed) for seed in SEEDS)
+    )
+
+
+def _closure(start: int, steps: dict[int, list[int]]) -> set[int]:
+    seen, stack = {start}, [start]
+    while stack:
+        for v in steps.get(stack.pop(), []):
+            if v not in seen:
+                seen.add(v)
+                stack.append(v)
+    return seen
+
+
+def _cheaper_pruned_cut(p) -> str:
+    data = p.data
+    n, s, t, edges = data["n"], data["source"], data["sink"], data["edges"]
+    forward: dict[int, list[int]] = {}
+    backward: dict[int, list[int]] = {}
+    for u, v, _ in edges:
+        forward.setdefault(u, []).append(v)
+        backward.setdefault(v, []).append(u)
+    around_source = {s} | (set(range(n)) - _closure(t, backward))
+    around_sink = _closure(s, forward) - {t}
+
+    def capacity(side: set[int]) -> int:
+        return sum(w for u, v, w in edges if u in side and v not in side)
+
+    return " ".join(map(str, sorted(min((around_source, around_sink), key=capacity))))
+
+
+@pytest.mark.parametrize("level", [0, 4])
+def test_min_cut_is_not_a_pruned_cut_around_source_or_sink(level):
+    assert _paid("graphs/min_cut", level, _cheaper_pruned_cut) == 0
+
+
+def _adjacency(n: int, edges) -> list[list[int]]:
+    out: list[list[int]] = [[] for _ in range(n)]
+    for u, v in edges:
+        out[u].append(v)
+        out[v].append(u)
+    return out
+
+
+def _bfs_parents(out: list[list[int]], start: int) -> tuple[list[int], list[int]]:
+    parent, order = {start: start}, [start]
+    for u in order:
+        for v in out[u]:
+            if v not in parent:
+                parent[v] = u
+                order.append(v)
+    return [parent[v] for v in range(len(out))], order
+
+
+def _tree_centre(p) -> str:
+    out = _adjacency(p.data["n"], p.data["edges"])
+    _, order = _bfs_parents(out, 0)
+    parent, order = _bfs_parents(out, order[-1])
+    path = [order[-1]]
+    while parent[path[-1]] != path[-1]:
+        path.append(parent[path[-1]])
+    half = len(path) // 2
+    middle = path[half - 1 : half + 1] if len(path) % 2 == 0 else [path[half]]
+    return " ".join(map(str, sorted(middle)))
+
+
+@pytest.mark.parametrize("level", [0, 2])
+def test_tree_centroid_is_not_the_tree_centre(level):
+    assert _paid("graphs/tree_centroid", level, _tree_centre) <= 1
+
+
+def _busiest_on_query_paths(p) -> str:
+    n, edges = p.data["n"], p.data["edges"]
+    out = _adjacency(n, edges)
+    guesses = []
+    for u, v in p.data["queries"]:
+        parent, _ = _bfs_parents(out, u)
+        path = [v]
+        while path[-1] != u:
+            path.append(parent[path[-1]])
+        guesses.append(max(path, key=lambda x: (len(out[x]), -x)))
+    return ", ".join(map(str, guesses))
+
+
+@pytest.mark.parametrize("level", [0, 2])
+def test_lca_is_not_the_busiest_node_on_each_path(level):
+    assert _paid("graphs/lca", level, _busiest_on_query_paths) == 0
+
+
+def test_policies_answer_some_problems_right():
+    """The rules are real rules: each answers a problem it should (a sanity check on the policies)."""
+    from palaestra.core import Problem
+
+    path = Problem(prompt="", answer=None, data={"n": 5, "edges": [[0, 1], [1, 2], [2, 3], [3, 4]]})
+    assert _tree_centre(path) == "2"
+    star = {"n": 5, "edges": [[0, 1], [0, 2], [0, 3], [3, 4]], "root": 4, "queries": [[1, 2]]}
+    assert _busiest_on_query_paths(Problem(prompt="", answer=None, data=star)) == "0"
+    network = {"n": 4, "source": 0, "sink": 3, "edges": [[0, 1, 5], [0, 2, 1], [1, 3, 1], [2, 3, 5]]}
+    assert _cheaper_pruned_cut(Problem(prompt="", answer=None, data=network)) in ("0", "0 1 2")
