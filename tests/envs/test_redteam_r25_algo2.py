@@ -9,6 +9,9 @@ that named the answer without solving.
   with the centroid, named the centroid of 0.37 of levels 0 and 2.
 - graphs/lca v3: the highest-degree node on the path between the two query nodes, a rule that never
   looks at the root, answered every query of 0.50 of level 0 and 0.18 of level 2.
+- graphs/center v3: two breadth-first sweeps (from node 0 to the farthest node, from there to the farthest)
+  and the middle of the path between their ends, exact only on trees, named the centre of 0.47 of level 0
+  and 0.75 of level 4; all the middle nodes of shortest paths between the two ends, 0.63 and 0.74.
 
 Each policy is written here from scratch (not imported from the fixed code), so the tests fail on the old
 generators.
@@ -116,12 +119,54 @@ def test_lca_is_not_the_busiest_node_on_each_path(level):
     assert _paid("graphs/lca", level, _busiest_on_query_paths) == 0
 
 
+def _sweep_ends(out: list[list[int]]) -> tuple[list[int], list[int], int, int]:
+    first, order = _bfs_parents(out, 0)
+    a = order[-1]
+    parent, order = _bfs_parents(out, a)
+    return first, parent, a, order[-1]
+
+
+def _depths(parent: list[int], v: int) -> int:
+    depth = 0
+    while parent[v] != v:
+        v, depth = parent[v], depth + 1
+    return depth
+
+
+def _sweep_middle(p) -> str:
+    out = _adjacency(p.data["n"], p.data["edges"])
+    _, parent, a, b = _sweep_ends(out)
+    path = [b]
+    while path[-1] != a:
+        path.append(parent[path[-1]])
+    half = len(path) // 2
+    return " ".join(map(str, sorted(path[half - 1 : half + 1] if len(path) % 2 == 0 else [path[half]])))
+
+
+def _sweep_middle_nodes(p) -> str:
+    n = p.data["n"]
+    out = _adjacency(n, p.data["edges"])
+    _, from_a, a, b = _sweep_ends(out)
+    from_b, _ = _bfs_parents(out, b)
+    da, db = [_depths(from_a, v) for v in range(n)], [_depths(from_b, v) for v in range(n)]
+    far = da[b]
+    middle = [v for v in range(n) if da[v] + db[v] == far and da[v] in (far // 2, far - far // 2)]
+    return " ".join(map(str, middle))
+
+
+@pytest.mark.parametrize("level", [0, 4])
+def test_center_is_not_the_middle_of_two_sweeps(level):
+    assert _paid("graphs/center", level, _sweep_middle) <= 2
+    assert _paid("graphs/center", level, _sweep_middle_nodes) <= 2
+
+
 def test_policies_answer_some_problems_right():
     """The rules are real rules: each answers a problem it should (a sanity check on the policies)."""
     from palaestra.core import Problem
 
     path = Problem(prompt="", answer=None, data={"n": 5, "edges": [[0, 1], [1, 2], [2, 3], [3, 4]]})
     assert _tree_centre(path) == "2"
+    assert _sweep_middle(path) == _sweep_middle_nodes(path) == "2"
     star = {"n": 5, "edges": [[0, 1], [0, 2], [0, 3], [3, 4]], "root": 4, "queries": [[1, 2]]}
     assert _busiest_on_query_paths(Problem(prompt="", answer=None, data=star)) == "0"
     network = {"n": 4, "source": 0, "sink": 3, "edges": [[0, 1, 5], [0, 2, 1], [1, 3, 1], [2, 3, 5]]}
