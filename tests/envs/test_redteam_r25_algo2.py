@@ -12,6 +12,10 @@ that named the answer without solving.
 - graphs/center v3: two breadth-first sweeps (from node 0 to the farthest node, from there to the farthest)
   and the middle of the path between their ends, exact only on trees, named the centre of 0.47 of level 0
   and 0.75 of level 4; all the middle nodes of shortest paths between the two ends, 0.63 and 0.74.
+- algorithms/merge_intervals v1: the misreadings "touching intervals stay apart" and "intervals one
+  apart merge" were right on 0.63 and 0.73 of level 0, 0.27 and 0.42 of level 4.
+- algorithms/interval_scheduling v1: earliest finish first with touching activities counted as
+  overlapping chose a maximum set in 0.65 of level 0 and 0.23 of level 4.
 
 Each policy is written here from scratch (not imported from the fixed code), so the tests fail on the old
 generators.
@@ -160,6 +164,36 @@ def test_center_is_not_the_middle_of_two_sweeps(level):
     assert _paid("graphs/center", level, _sweep_middle_nodes) <= 2
 
 
+def _merged(p, reach: int) -> str:
+    out: list[list[int]] = []
+    for a, b in sorted(p.data["intervals"]):
+        if out and a <= out[-1][1] + reach:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return ", ".join(f"[{a}, {b}]" for a, b in out)
+
+
+@pytest.mark.parametrize("level", [0, 4])
+def test_merge_intervals_misreadings_of_touching_earn_nothing(level):
+    assert _paid("algorithms/merge_intervals", level, lambda p: _merged(p, -1)) == 0
+    assert _paid("algorithms/merge_intervals", level, lambda p: _merged(p, 1)) == 0
+
+
+def _finish_first_touching_apart(p) -> str:
+    spans, names = p.data["spans"], p.data["names"]
+    chosen: list[int] = []
+    for i in sorted(range(len(spans)), key=lambda i: (spans[i][1], spans[i][0])):
+        if all(spans[i][1] < spans[j][0] or spans[j][1] < spans[i][0] for j in chosen):
+            chosen.append(i)
+    return ", ".join(names[i] for i in chosen)
+
+
+@pytest.mark.parametrize("level", [0, 2])
+def test_interval_scheduling_touching_as_overlap_earns_nothing(level):
+    assert _paid("algorithms/interval_scheduling", level, _finish_first_touching_apart) == 0
+
+
 def test_policies_answer_some_problems_right():
     """The rules are real rules: each answers a problem it should (a sanity check on the policies)."""
     from palaestra.core import Problem
@@ -169,5 +203,11 @@ def test_policies_answer_some_problems_right():
     assert _sweep_middle(path) == _sweep_middle_nodes(path) == "2"
     star = {"n": 5, "edges": [[0, 1], [0, 2], [0, 3], [3, 4]], "root": 4, "queries": [[1, 2]]}
     assert _busiest_on_query_paths(Problem(prompt="", answer=None, data=star)) == "0"
+    touching = Problem(prompt="", answer=None, data={"intervals": [[3, 5], [1, 3], [6, 8]]})
+    assert (_merged(touching, 0), _merged(touching, -1), _merged(touching, 1)) == (
+        "[1, 5], [6, 8]",
+        "[1, 3], [3, 5], [6, 8]",
+        "[1, 8]",
+    )
     network = {"n": 4, "source": 0, "sink": 3, "edges": [[0, 1, 5], [0, 2, 1], [1, 3, 1], [2, 3, 5]]}
     assert _cheaper_pruned_cut(Problem(prompt="", answer=None, data=network)) in ("0", "0 1 2")
