@@ -16,6 +16,8 @@ that named the answer without solving.
   apart merge" were right on 0.63 and 0.73 of level 0, 0.27 and 0.42 of level 4.
 - algorithms/interval_scheduling v1: earliest finish first with touching activities counted as
   overlapping chose a maximum set in 0.65 of level 0 and 0.23 of level 4.
+- spatial/cube_net_folding: the three opposite pairs written as bracketed pairs, "(G, K), (J, W), (N, Q)"
+  or "{G, K}, {J, W}, {N, Q}", were unreadable (a right answer scored 0); grading only.
 
 Each policy is written here from scratch (not imported from the fixed code), so the tests fail on the old
 generators.
@@ -211,3 +213,18 @@ def test_policies_answer_some_problems_right():
     )
     network = {"n": 4, "source": 0, "sink": 3, "edges": [[0, 1, 5], [0, 2, 1], [1, 3, 1], [2, 3, 5]]}
     assert _cheaper_pruned_cut(Problem(prompt="", answer=None, data=network)) in ("0", "0 1 2")
+
+
+def test_cube_net_folding_reads_bracketed_pairs():
+    problem = sample("spatial/cube_net_folding", 4, 0)
+    pairs = [pair.split("-") for pair in problem.answer.split(", ")]
+    right = [", ".join(f"({a}, {b})" for a, b in pairs), "; ".join("{" + f"{b}, {a}" + "}" for a, b in pairs)]
+    for reply in right:
+        assert palaestra.score(problem, f"<answer>{reply}</answer>").correct, reply
+    (a, b), (c, d), _ = pairs
+    for wrong in [
+        f"({a}, {c}), ({b}, {d}), ({pairs[2][0]}, {pairs[2][1]})",
+        right[0] + f" or ({a}, {c})",
+        ", ".join(f"({x}, {y})" for x, y in pairs[:2]),
+    ]:
+        assert not palaestra.score(problem, f"<answer>{wrong}</answer>").correct, wrong
