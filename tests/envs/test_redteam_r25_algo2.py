@@ -18,6 +18,8 @@ that named the answer without solving.
   overlapping chose a maximum set in 0.65 of level 0 and 0.23 of level 4.
 - spatial/cube_net_folding: the three opposite pairs written as bracketed pairs, "(G, K), (J, W), (N, Q)"
   or "{G, K}, {J, W}, {N, Q}", were unreadable (a right answer scored 0); grading only.
+- algorithms/josephus: "Badge #108" and the naming sentence "The last person left is badge 108." were
+  unreadable (a right answer scored 0); grading only.
 
 Each policy is written here from scratch (not imported from the fixed code), so the tests fail on the old
 generators.
@@ -228,3 +230,13 @@ def test_cube_net_folding_reads_bracketed_pairs():
         ", ".join(f"({x}, {y})" for x, y in pairs[:2]),
     ]:
         assert not palaestra.score(problem, f"<answer>{wrong}</answer>").correct, wrong
+
+
+def test_josephus_reads_badge_hash_and_naming_sentences():
+    problem = sample("algorithms/josephus", 2, 0)
+    gold = problem.answer
+    for reply in (f"Badge #{gold}", f"The last person left is badge {gold}.", f"Survivor: {gold}"):
+        assert palaestra.score(problem, f"<answer>{reply}</answer>").correct, reply
+    other = next(b for b in problem.data["badges"] if str(b) != gold)
+    for reply in (f"The last person is badge {gold} or {other}", f"person {other} is badge {gold}"):
+        assert not palaestra.score(problem, f"<answer>{reply}</answer>").correct, reply
