@@ -12,6 +12,7 @@ no bin over capacity.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
@@ -74,6 +75,24 @@ class BinPacking(Task):
         data = problem.data
         return float(len(data["sizes"])) + data["bins"] / 2 + sum(data["sizes"]) / (data["capacity"] * data["bins"])
 
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        """Textbook rules, for the kit's baselines: first-fit decreasing (which hard levels are redrawn against),
+        best-fit and worst-fit decreasing, and first fit in the listed order."""
+
+        def policy(rule: Callable[[list[int], int], list[list[int]]]) -> Callable[[Problem], str]:
+            def answer(problem: Problem) -> str:
+                names, sizes = problem.data["names"], problem.data["sizes"]
+                return "\n".join(" ".join(names[i] for i in b) for b in rule(sizes, problem.data["capacity"]))
+
+            return answer
+
+        return {
+            "first_fit_decreasing": policy(_first_fit_decreasing),
+            "best_fit_decreasing": policy(lambda sizes, capacity: _fit(sizes, capacity, "best", True)),
+            "worst_fit_decreasing": policy(lambda sizes, capacity: _fit(sizes, capacity, "worst", True)),
+            "first_fit": policy(lambda sizes, capacity: _fit(sizes, capacity, "first", False)),
+        }
+
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names, sizes, capacity = problem.data["names"], problem.data["sizes"], problem.data["capacity"]
         groups = read_label_groups(answer, names)
@@ -123,6 +142,23 @@ def _first_fit_decreasing(sizes: list[int], capacity: int) -> list[list[int]]:
         else:
             bins.append([i])
             loads.append(sizes[i])
+    return bins
+
+
+def _fit(sizes: list[int], capacity: int, choice: str, decreasing: bool) -> list[list[int]]:
+    """Items (largest first if ``decreasing``) into the first, fullest ("best") or emptiest ("worst") bin with room."""
+    order = sorted(range(len(sizes)), key=lambda i: (-sizes[i], i)) if decreasing else range(len(sizes))
+    bins: list[list[int]] = []
+    loads: list[int] = []
+    for i in order:
+        fits = [b for b in range(len(bins)) if loads[b] + sizes[i] <= capacity]
+        if not fits:
+            bins.append([i])
+            loads.append(sizes[i])
+            continue
+        b = fits[0] if choice == "first" else max(fits, key=lambda b: (loads[b] if choice == "best" else -loads[b], -b))
+        bins[b].append(i)
+        loads[b] += sizes[i]
     return bins
 
 

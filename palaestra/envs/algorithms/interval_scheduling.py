@@ -4,8 +4,12 @@ Activities are half-open time intervals ``[start, end)`` labelled with letters (
 problem); two are compatible when they do not overlap (one may start exactly when the other ends).
 From level 1 on, instances are redrawn until choosing the shortest activities first or the earliest-
 starting ones (from level 3 on: both) falls short of the optimum (earliest finish time first, at
-generation), so only the right greedy rule works. The verifier accepts **any** maximum set: known
-labels, no two overlapping, as many as the optimum.
+generation), so only the right greedy rule works; at every level, instances are also redrawn until
+reading "may start exactly when another ends" as an overlap falls short (the right rule with touching
+activities kept apart). The verifier accepts **any** maximum set: known labels, no two overlapping, as
+many as the optimum.
+
+Version 2: that misreading chose a maximum set in 0.65 of level 0, 0.43 of level 2 and 0.23 of level 4.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ class IntervalScheduling(Task):
     family = "algorithms"
     description = "Choose a maximum set of non-overlapping activities (activity selection)."
     tags = ("algorithms", "greedy", "scheduling")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -54,7 +59,8 @@ class IntervalScheduling(Task):
         def hard(spans: list[list[int]]) -> bool:
             best = len(_greedy(spans, key=lambda s: (s[1], s[0])))
             naive = (_greedy(spans, key=lambda s: (s[1] - s[0], s[0])), _greedy(spans, key=lambda s: s))
-            return sum(len(kept) < best for kept in naive) >= config.beat_naive
+            touching_apart = _greedy(spans, key=lambda s: (s[1], s[0]), touching_overlap=True)
+            return sum(len(kept) < best for kept in naive) >= config.beat_naive and len(touching_apart) < best
 
         spans = retry(draw, hard, what="activities that naive greedy rules get wrong")
         chosen = _greedy(spans, key=lambda s: (s[1], s[0]))
@@ -103,11 +109,13 @@ class IntervalScheduling(Task):
         return wrong
 
 
-def _greedy(spans: list[list[int]], key) -> list[int]:
-    """Indices picked by scanning activities in ``key`` order, keeping each that overlaps none kept."""
+def _greedy(spans: list[list[int]], key, touching_overlap: bool = False) -> list[int]:
+    """Indices picked by scanning activities in ``key`` order, keeping each that overlaps none kept (with
+    ``touching_overlap``, the misreading where one ending as another starts counts as an overlap)."""
+    gap = 1 if touching_overlap else 0
     kept: list[int] = []
     for i in sorted(range(len(spans)), key=lambda i: key(spans[i])):
         s, e = spans[i]
-        if all(e <= spans[j][0] or spans[j][1] <= s for j in kept):
+        if all(e + gap <= spans[j][0] or spans[j][1] + gap <= s for j in kept):
             kept.append(i)
     return kept

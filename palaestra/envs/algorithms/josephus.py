@@ -18,7 +18,10 @@ from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import read_integer
 
-_BADGE = re.compile(r"^\W*(?:the )?(?:badge(?: number)?|person|#) ?(?:no\.? ?|number ?)?", re.IGNORECASE)
+_BADGE = re.compile(r"^\W*(?:the )?(?:badge(?: number)?|person|#) ?(?:no\.? ?|number ?|#)?", re.IGNORECASE)
+# a naming sentence's subject: "The last person left is badge 23", "Survivor: 23"
+_SUBJECT = re.compile(r"^\W*(?:the )?(?:(?:last|final|remaining|surviving|only) )?(?:person|one|survivor|winner)"
+                      r"(?: (?:left|remaining|standing|left standing|in the circle))? ?(?:is|:|=) ?", re.IGNORECASE)
 
 
 @register
@@ -66,7 +69,7 @@ class Josephus(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         readable = isinstance(answer, str) and len(answer) < 400
-        value = read_answer(answer, lambda s: read_integer(_BADGE.sub("", s))) if readable else None
+        value = read_answer(answer, lambda s: read_integer(_BADGE.sub("", _SUBJECT.sub("", s)))) if readable else None
         if value is None:
             return Verdict.unparsed("expected a single integer")
         badges = problem.data["badges"]

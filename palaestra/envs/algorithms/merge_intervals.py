@@ -3,7 +3,12 @@
 Closed integer intervals ``[a, b]`` are drawn uniformly over a horizon short enough that merges
 chain (an interval overlapping two others joins them). Intervals that share a point merge,
 including ones that only touch (``[1, 3]`` and ``[3, 5]`` give ``[1, 5]``). The merged list is
-unique; the verifier compares it as a set of intervals (any order, any bracket spelling).
+unique; the verifier compares it as a set of intervals (any order, any bracket spelling). Draws are
+redrawn until both misreadings of "share a point" change the answer: keeping intervals that only touch
+apart, and joining intervals one apart (``[1, 3]`` and ``[4, 5]``), which share no point.
+
+Version 2: version 1 drew uniformly, so those two misreadings merged 0.63 and 0.73 of level 0 and 0.27
+and 0.42 of level 4 right.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_intervals
 
@@ -22,6 +27,7 @@ class MergeIntervals(Task):
     family = "algorithms"
     description = "Merge overlapping closed intervals into disjoint intervals."
     tags = ("algorithms", "intervals", "sorting")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -39,10 +45,18 @@ class MergeIntervals(Task):
     growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        spans = []
-        for _ in range(config.intervals):
-            start = rng.randint(0, config.horizon)
-            spans.append([start, start + rng.randint(0, config.longest)])
+        def draw() -> list[list[int]]:
+            spans = []
+            for _ in range(config.intervals):
+                start = rng.randint(0, config.horizon)
+                spans.append([start, start + rng.randint(0, config.longest)])
+            return spans
+
+        def telling(spans: list[list[int]]) -> bool:  # touching must matter, and so must a gap of one
+            right = merge(spans)
+            return merge(spans, reach=-1) != right and merge(spans, reach=1) != right
+
+        spans = retry(draw, telling, what="intervals that touch and intervals one apart")
         merged = merge(spans)
         listing = ", ".join(f"[{a}, {b}]" for a, b in spans)
         prompt = (
@@ -84,15 +98,16 @@ class MergeIntervals(Task):
         return wrong
 
 
-def merge(spans: list[list[int]]) -> list[list[int]]:
-    """Closed intervals merged where they share a point, in increasing order.
+def merge(spans: list[list[int]], reach: int = 0) -> list[list[int]]:
+    """Closed intervals merged where they share a point, in increasing order; with ``reach`` 1 also where
+    one starts one past the other's end, with -1 only where they share more than a point (misreadings).
 
-    >>> merge([[3, 5], [1, 3], [7, 8]])
-    [[1, 5], [7, 8]]
+    >>> merge([[3, 5], [1, 3], [7, 8]]), merge([[3, 5], [1, 3], [6, 8]], reach=1), merge([[3, 5], [1, 3]], reach=-1)
+    ([[1, 5], [7, 8]], [[1, 8]], [[1, 3], [3, 5]])
     """
     merged: list[list[int]] = []
     for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
+        if merged and start <= merged[-1][1] + reach:
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])

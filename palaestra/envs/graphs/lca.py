@@ -3,16 +3,23 @@
 A uniformly random labelled tree (:func:`palaestra.generators.graphs.random_tree`) is rooted at a
 random node and given as an edge list; each query names two nodes, and the answer lists, in query
 order, the deepest node that is an ancestor of both (a node is its own ancestor). Queries never
-involve the root and are drawn so that the answer is rarely the root itself. Each answer is
+involve the root and are drawn so that the answer is rarely the root itself; problems where every
+query's ancestor is a highest-degree node on the path between the two (a guess that ignores the root)
+are redrawn. Each answer is
 unique; the verifier compares the list in order.
+
+Version 4: the highest-degree node on the path between the two query nodes, a rule that never looks at
+the root, answered 0.50 of level 0, 0.18 of level 2 and 0.05 of level 4 (every query right); problems it
+answers are redrawn, and the rule is declared.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_nodes
 from palaestra.generators.graphs import random_tree
@@ -21,7 +28,8 @@ from palaestra.generators.graphs import random_tree
 @register
 class LowestCommonAncestor(Task):
     id = "graphs/lca"
-    version = 3  # v3: level 0 asks two queries (one was answered by the busiest query node 0.43 of the time)
+    version = 4  # v3: level 0 asks two queries (one was answered by the busiest query node 0.43 of the time)
+    # v4: queries whose ancestor is the busiest node on the path between them are redrawn
     family = "graphs"
     description = "Answer lowest-common-ancestor queries on a rooted tree."
     tags = ("graphs", "trees")
@@ -42,20 +50,29 @@ class LowestCommonAncestor(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes
-        rows = sorted([u, v] for u, v, _ in random_tree(rng, n).edges)
-        root = rng.randrange(n)
-        parent, depth = _rooted(n, rows, root)
-        queries, answers = [], []
-        for _ in range(config.queries):
-            best = None
-            for _ in range(8):  # prefer a pair whose ancestor is not the root
-                u, v = rng.sample([x for x in range(n) if x != root], 2)
-                best = (u, v)
-                if _lca(parent, depth, u, v) != root:
-                    break
-            u, v = best
-            queries.append([u, v])
-            answers.append(_lca(parent, depth, u, v))
+
+        def draw() -> tuple[list[list[int]], int, list[list[int]], list[int]] | None:
+            rows = sorted([u, v] for u, v, _ in random_tree(rng, n).edges)
+            root = rng.randrange(n)
+            parent, depth = _rooted(n, rows, root)
+            degree = _degrees(n, rows)
+            others = [x for x in range(n) if x != root]
+            queries, answers = [], []
+            guessed = True  # whether the busiest node on each path is each query's ancestor
+            for _ in range(config.queries):
+                for _ in range(8):  # prefer a pair whose ancestor is not the root
+                    u, v = rng.sample(others, 2)
+                    ancestor = _lca(parent, depth, u, v)
+                    if ancestor != root:
+                        break
+                queries.append([u, v])
+                answers.append(ancestor)
+                guessed = guessed and ancestor in _busiest_on_path(parent, depth, degree, u, v)
+            if guessed:
+                return None
+            return rows, root, queries, answers
+
+        rows, root, queries, answers = retry(draw, what="queries the busiest-node guess does not all answer")
         example = [rng.randrange(n) for _ in answers]  # drawn independently of the answer
         listing = "\n".join(f"{i}. {u} and {v}" for i, (u, v) in enumerate(queries, 1))
         prompt = (
@@ -74,6 +91,15 @@ class LowestCommonAncestor(Task):
 
         data = problem.data
         return float(data["n"] * len(data["queries"]) + diameter(data["n"], data["edges"]))
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def busiest_on_path(problem: Problem) -> str:
+            data = problem.data
+            parent, depth = _rooted(data["n"], data["edges"], data["root"])
+            degree = _degrees(data["n"], data["edges"])
+            return ", ".join(str(min(_busiest_on_path(parent, depth, degree, u, v))) for u, v in data["queries"])
+
+        return {"the highest-degree node on the path": busiest_on_path}
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         nodes = read_nodes(answer, problem.data["n"])
@@ -128,3 +154,28 @@ def _lca(parent: list[int], depth: list[int], u: int, v: int) -> int:
     while u != v:
         u, v = parent[u], parent[v]
     return u
+
+
+def _degrees(n: int, edges: list[list[int]]) -> list[int]:
+    degree = [0] * n
+    for u, v in edges:
+        degree[u] += 1
+        degree[v] += 1
+    return degree
+
+
+def _busiest_on_path(parent: list[int], depth: list[int], degree: list[int], u: int, v: int) -> set[int]:
+    """The nodes of highest degree on the tree path from ``u`` to ``v`` (both ends included).
+
+    >>> parent, depth = _rooted(5, [[0, 1], [1, 2], [1, 3], [3, 4]], 0)
+    >>> sorted(_busiest_on_path(parent, depth, _degrees(5, [[0, 1], [1, 2], [1, 3], [3, 4]]), 2, 4))
+    [1]
+    """
+    ancestor = _lca(parent, depth, u, v)
+    path = [ancestor]
+    for end in (u, v):
+        while end != ancestor:
+            path.append(end)
+            end = parent[end]
+    top = max(degree[x] for x in path)
+    return {x for x in path if degree[x] == top}

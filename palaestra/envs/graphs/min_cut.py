@@ -3,18 +3,26 @@
 A random weakly connected directed graph (:func:`palaestra.generators.graphs.random_connected`)
 gets integer capacities; the source is the node that reaches the most others and the sink the
 node reachable from it that is the most edges away. Networks where cutting every edge out of the
-source, or every edge into the sink, is already minimal are redrawn. The maximum flow value comes from
+source, or every edge into the sink, is already minimal are redrawn, and so are those where the same two
+cuts are minimal once the edges that carry no flow are left out (the source's edges into nodes that
+can reach the sink; the sink's edges from nodes the source reaches): see the declared ``heuristics``. The maximum flow value comes from
 augmenting paths at generation (:func:`_minimum_cut`); by max-flow/min-cut it equals the smallest
 total capacity of edges leaving a set of nodes that holds the source and not the sink.
 
 The answer is such a set (the source side). The verifier accepts **any** minimum cut: the set
 must hold the source, not hold the sink, and the capacities of the edges leaving it must add up
 to the maximum flow value.
+
+Version 2: version 1 redrew only the plain cuts around the source ({source}) and the sink (every node
+but the sink). Their pruned forms, the source with every node that cannot reach the sink, and every
+node the source reaches but the sink, still cost the minimum in 0.35 and 0.05 of level 0 and 0.10 and
+0.11 of level 4, and the cheaper of the two was a minimum cut in 0.45 of level 0 and 0.20 of level 4.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
@@ -29,6 +37,7 @@ class MinCut(Task):
     family = "graphs"
     description = "Give the source side of a minimum s-t cut (max-flow/min-cut) of a capacitated digraph."
     tags = ("graphs", "flow", "optimization")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -58,7 +67,11 @@ class MinCut(Task):
             sink = rng.choice([v for v in range(n) if reach[source][v] == far])
             edges = [list(e) for e in graph.edges]
             value, side = _minimum_cut(n, edges, source, sink)
-            trivial = (_cut(edges, {source}), _cut(edges, set(range(n)) - {sink}))
+            trivial = (
+                _cut(edges, {source}),
+                _cut(edges, set(range(n)) - {sink}),
+                *(_cut(edges, side) for side in _pruned_trivial_sides(n, edges, source, sink)),
+            )
             if value in trivial:  # cutting around the source or the sink alone must not be optimal
                 return None
             return graph, source, sink, value, side
@@ -83,6 +96,17 @@ class MinCut(Task):
 
         data = problem.data
         return float(size_and_reach(data["n"], data["edges"]))
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def rule(which: int) -> Callable[[Problem], str]:
+            def policy(problem: Problem) -> str:
+                data = problem.data
+                side = _pruned_trivial_sides(data["n"], data["edges"], data["source"], data["sink"])[which]
+                return " ".join(map(str, sorted(side)))
+
+            return policy
+
+        return {"source_edges_that_reach_the_sink": rule(0), "sink_edges_from_reachable_nodes": rule(1)}
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
@@ -116,6 +140,35 @@ class MinCut(Task):
 def _cut(edges: list[list[int]], side: set[int]) -> int:
     """Total capacity of the edges leaving ``side``."""
     return sum(w for u, v, w in edges if u in side and v not in side)
+
+
+def _pruned_trivial_sides(n: int, edges: list[list[int]], source: int, sink: int) -> tuple[set[int], set[int]]:
+    """The cuts around the source and around the sink with the edges that carry no flow left out.
+
+    The first side is the source with every node that cannot reach the sink (it cuts the source's edges
+    into nodes that can); the second every node the source reaches except the sink (it cuts the sink's
+    edges from those nodes).
+
+    >>> _pruned_trivial_sides(5, [[0, 1, 1], [0, 3, 1], [1, 2, 1], [4, 2, 1], [4, 0, 1]], 0, 2)
+    ({0, 3}, {0, 1, 3})
+    """
+    forward: list[list[int]] = [[] for _ in range(n)]
+    backward: list[list[int]] = [[] for _ in range(n)]
+    for u, v, _ in edges:
+        forward[u].append(v)
+        backward[v].append(u)
+
+    def closure(start: int, step: list[list[int]]) -> set[int]:
+        seen, stack = {start}, [start]
+        while stack:
+            for v in step[stack.pop()]:
+                if v not in seen:
+                    seen.add(v)
+                    stack.append(v)
+        return seen
+
+    reaches_sink = closure(sink, backward)
+    return ({source} | (set(range(n)) - reaches_sink), closure(source, forward) - {sink})
 
 
 def _minimum_cut(n: int, edges: list[list[int]], source: int, sink: int) -> tuple[int, list[int]]:

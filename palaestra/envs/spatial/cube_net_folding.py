@@ -33,6 +33,8 @@ CORNERS = {"top-left": ("top", "left"), "top-right": ("top", "right"), "bottom-l
 EXAMPLES = {"opposite": "Q", "corner": "Q, W", "pairs": "Q-W, R-T, U-V", "glue": "Q left"}  # fixed placeholders
 _PAIR = re.compile(r"\(?\s*([A-Z])\s*(?:-|–|/|&|opposite)\s*([A-Z])\s*\)?")
 _PAIR_BREAK = re.compile(r"\s*(?:[,;\n]|\band\b)\s*")
+# a pair in brackets, its letters split by a comma too: "(Q, W), (R, T)", "{Q, W}; {R, T}"
+_BRACKETED_PAIR = re.compile(r"\s*[(\[{]\s*([A-Z])\s*(?:,|;|-|–|/|&|\s)\s*([A-Z])\s*[)\]}]\s*(?:(?:[,;\n]|\band\b)\s*)?")
 _FACE_WORD = re.compile(r"\b(?:faces?|squares?)\b", re.IGNORECASE)  # "face D", "faces B and E"
 _FILLER = {"side", "edge", "of", "the", "square", "face", "its", "is", "glued", "to", "onto", "meets"}
 
@@ -98,11 +100,34 @@ def glued_sides(cells: list[Cell], frames: dict[Cell, tuple[Vector, Vector, Vect
 
 
 def read_pairs(text: str, labels: set[str]) -> set[frozenset[str]] | None:
+    """Pairs of face letters: ``Q-W, R-T``, ``Q opposite W``, ``(Q, W), (R, T)``, ``{Q, W}; {R, T}``.
+
+    >>> sorted(map(sorted, read_pairs("(Q, W), (R,T) and {U, V}", set("QWRTUV"))))
+    [['Q', 'W'], ['R', 'T'], ['U', 'V']]
+    >>> read_pairs("(Q, W, R), (T, U)", set("QWRTU")), read_pairs("(Q, Q)", set("Q"))
+    (None, None)
+    """
+
+    def bracketed(s: str) -> set[frozenset[str]] | None:
+        pairs, position = set(), 0
+        if s[:1] in "[{" and s[1:2] in "([{" and s[-1:] in "]}":
+            s = s[1:-1].strip()
+        while position < len(s):
+            match = _BRACKETED_PAIR.match(s, position)
+            if not match or not {match.group(1), match.group(2)} <= labels or match.group(1) == match.group(2):
+                return None
+            pairs.add(frozenset(match.groups()))
+            position = match.end()
+        return pairs or None
+
     def read(s: str) -> set[frozenset[str]] | None:
         if len(s) > 200:
             return None
+        s = s.strip()
+        if re.search(r"[(\[{]\s*[A-Z]\s*[,;\s]", s):
+            return bracketed(s)
         pairs = set()
-        for piece in _PAIR_BREAK.split(s.strip().strip("{}[]")):
+        for piece in _PAIR_BREAK.split(s.strip("{}[]")):
             match = _PAIR.fullmatch(piece.strip())
             if not match or not {match.group(1), match.group(2)} <= labels or match.group(1) == match.group(2):
                 return None
