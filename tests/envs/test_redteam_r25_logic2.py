@@ -1,0 +1,41 @@
+"""Red-team round 25 (logic2): deduction, languages, symbolic, sequences, verification, causal."""
+
+from __future__ import annotations
+
+import re
+
+import palaestra
+
+_LEAN = {"AND": "0", "NOR": "0", "OR": "1", "NAND": "1", "XOR": "0", "XNOR": "1", "NOT": "1"}
+
+
+def _task(env_id: str):
+    return palaestra.make(env_id).unwrapped.task
+
+
+def _gate_name_guess(prompt: str) -> str:
+    """Each output's value guessed from its own gate's name (AND/NOR lean to 0, OR/NAND to 1), nothing simulated."""
+    outputs = re.findall(r"^(o\d+) = (\w+)\(", prompt, re.M)
+    return ", ".join(f"{o} = {_LEAN[op]}" for o, op in outputs)
+
+
+def test_circuit_outputs_are_not_read_off_the_gate_names() -> None:
+    # version 2 drew the inputs independently: the gate-name guess scored 0.21 at level 0 (chance 1/16) and 0.10
+    # at level 4 (chance 1/32) over 300 seeds; on these 60 seeds per level it scored 12 and 10 (now 4 and 2)
+    task = _task("deduction/circuit_eval")
+    paid = {
+        level: sum(
+            task.verify(p, _gate_name_guess(p.prompt)).reward for p in (task.sample(level, 3000 + s) for s in range(60))
+        )
+        for level in (0, 4)
+    }
+    assert paid[0] <= 8 and paid[4] <= 4, paid
+
+
+def test_scheduling_reads_markdown_bold_names() -> None:
+    task = _task("deduction/scheduling")
+    for seed in range(3):
+        problem = task.sample(2, seed)
+        bold = "\n".join("**" + line.replace(": ", ":** ", 1) for line in problem.answer.split("\n"))
+        assert task.verify(problem, bold).reward == 1, bold
+        assert task.verify(problem, f"**{problem.answer}**").reward == 1
