@@ -39,3 +39,33 @@ def test_scheduling_reads_markdown_bold_names() -> None:
         bold = "\n".join("**" + line.replace(": ", ":** ", 1) for line in problem.answer.split("\n"))
         assert task.verify(problem, bold).reward == 1, bold
         assert task.verify(problem, f"**{problem.answer}**").reward == 1
+
+
+def test_number_sets_read_numbers_separated_by_spaces() -> None:
+    """``1 3 4`` (string or statement numbers separated by spaces only) was unreadable; a missing number, an ``or``
+    and a repeated number still score 0."""
+    for env_id in ("languages/regex_match", "symbolic/self_reference"):
+        task = _task(env_id)
+        checked = 0
+        for level in (0, 2):
+            for seed in range(4):
+                problem = task.sample(level, seed)
+                items = problem.answer.split(", ")
+                if len(items) < 2:
+                    continue
+                assert task.verify(problem, " ".join(items)).reward == 1
+                assert task.verify(problem, " ".join(items[:-1])).reward == 0
+                assert task.verify(problem, " ".join(items) + " or " + items[0]).reward == 0
+                assert task.verify(problem, " ".join([items[0], *items])).reward == 0
+                checked += 1
+        assert checked >= 3, env_id
+
+
+def test_fol_countermodel_reads_markdown_bold_names() -> None:
+    """``**P** = {2}`` (a name in bold, as chat models write it) was unreadable."""
+    task = _task("deduction/fol_countermodel")
+    for level in (0, 4):
+        problem = task.sample(level, 0)
+        bold = "\n".join(re.sub(r"^(\w+) = ", r"**\1** = ", line) for line in problem.answer.split("\n"))
+        assert task.verify(problem, bold).reward == 1, bold
+        assert task.verify(problem, "\n".join(f"- **{line}**" for line in problem.answer.split("\n"))).reward == 1
