@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 import palaestra
 
@@ -69,3 +70,49 @@ def test_fol_countermodel_reads_markdown_bold_names() -> None:
         bold = "\n".join(re.sub(r"^(\w+) = ", r"**\1** = ", line) for line in problem.answer.split("\n"))
         assert task.verify(problem, bold).reward == 1, bold
         assert task.verify(problem, "\n".join(f"- **{line}**" for line in problem.answer.split("\n"))).reward == 1
+
+
+def _rows_mean(prompt: str, outcome: str, value: int, fixed: dict[str, int]) -> Fraction | None:
+    """The plain mean of P(outcome = value) over the outcome's table rows that agree with ``fixed`` on its parents
+    (binary outcomes only), read off the prompt: the shortcut that ignores how the other causes are distributed."""
+    rows: list[Fraction] = []
+    inside = False
+    for line in prompt.split("\n"):
+        head = re.match(r"(\w) \(values 0 or 1\) is caused by", line)
+        if head or re.match(r"\w \(values", line):
+            inside = bool(head) and head.group(1) == outcome
+            continue
+        row = re.match(r"\s+given (.*?): P\(\w=1\) = (\d+/\d+|\d)$", line)
+        if inside and row:
+            given = {k: int(v) for k, v in re.findall(r"(\w)=(\d)", row.group(1))}
+            if all(given.get(k, v) == v for k, v in fixed.items()):
+                one = Fraction(row.group(2))
+                rows.append(one if value == 1 else 1 - one)
+    return sum(rows, Fraction(0)) / len(rows) if rows else None
+
+
+def _rows_mean_reply(prompt: str) -> str:
+    effect = re.search(r"P\((\w)=1 \| do\((\w)=1\)\) - ", prompt)
+    if effect:
+        y, x = effect.groups()
+        high, low = _rows_mean(prompt, y, 1, {x: 1}), _rows_mean(prompt, y, 1, {x: 0})
+        return "0" if high is None or low is None else str(high - low)
+    query = re.search(r"What is P\((\w)=(\d) \| do\((\w)=(\d)\)\)\?", prompt)
+    if not query:
+        return "0"
+    y, yv, x, xv = query.groups()
+    mean = _rows_mean(prompt, y, int(yv), {x: int(xv)})
+    return "0" if mean is None else str(mean)
+
+
+def test_intervention_is_not_the_plain_mean_of_the_outcome_rows() -> None:
+    # version 2 paid the plain mean (which is right when the confounder is a fair coin) on 0.12 of levels 0-1;
+    # on these seeds it earned 11 of 76
+    task = _task("causal/intervention")
+    paid = [
+        task.verify(p, _rows_mean_reply(p.prompt)).reward
+        for level in (0, 1)
+        for p in (task.sample(level, s) for s in range(50))
+        if p.data["kind"] != "association"
+    ]
+    assert len(paid) >= 60 and sum(paid) == 0
