@@ -116,3 +116,38 @@ def test_intervention_is_not_the_plain_mean_of_the_outcome_rows() -> None:
         if p.data["kind"] != "association"
     ]
     assert len(paid) >= 60 and sum(paid) == 0
+
+
+def test_language_chains_read_quoted_strings() -> None:
+    """``"ab" -> "ba"`` (each string quoted, as the prompts quote them) and the long arrow ``⟶`` were unreadable."""
+    for env_id, arrow in (("languages/string_rewriting", " -> "), ("languages/cfg_derivation", " => ")):
+        task = _task(env_id)
+        problem = task.sample(2, 3)
+        items = problem.answer.split(arrow)
+        assert task.verify(problem, arrow.join(f'"{item}"' for item in items)).reward == 1
+        assert task.verify(problem, arrow.join(f"`{item}`" for item in items)).reward == 1
+        assert task.verify(problem, " ⟶ ".join(items)).reward == 1
+        assert task.verify(problem, arrow.join(f'"{item}"' for item in items[:-1])).reward == 0
+
+
+def test_game_of_life_reads_a_grid_under_a_label_line() -> None:
+    """``Generation 1:`` on its own line above the grid made the grid unreadable."""
+    task = _task("symbolic/game_of_life")
+    problem = task.sample(2, 1)
+    assert task.verify(problem, "Generation 1:\n" + problem.answer).reward == 1
+    assert task.verify(problem, "After 1 generation:\n```\n" + problem.answer + "\n```").reward == 1
+    assert task.verify(problem, "Generation 1:\n" + problem.answer.rsplit("\n", 1)[0]).reward == 0
+
+
+def test_bit_manipulation_reads_one_value_in_two_agreeing_notations() -> None:
+    """``4 (0x04)`` (the value, then the same value in another notation) was unreadable; notations that disagree
+    still score 0."""
+    task = _task("sequences/bit_manipulation")
+    for seed in range(3):
+        problem = task.sample(0, seed)
+        value = int(problem.answer)
+        assert task.verify(problem, f"{value} (0x{value:02X})").reward == 1
+        assert task.verify(problem, f"0b{value:b} (= {value})").reward == 1
+        assert task.verify(problem, f"{value} (binary {value:08b})").reward == 1
+        assert task.verify(problem, f"{value} (0x{value + 1:02X})").reward == 0
+        assert task.verify(problem, f"{value + 1} (0x{value:02X})").reward == 0
