@@ -305,8 +305,9 @@ def _split_statements(line: str) -> list[str]:
 
 
 def _clean(statement: str) -> str:
-    """One statement without list bullets and maths wrappers."""
-    statement = statement.lstrip("-*• ").strip()
+    """One statement without list bullets, markdown emphasis (``**P** = {1}``) and maths wrappers; no name or
+    extension holds a ``*``."""
+    statement = statement.replace("*", "").lstrip("-• ").strip()
     return strip_wrappers(statement).strip()
 
 

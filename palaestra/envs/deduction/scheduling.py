@@ -174,7 +174,8 @@ def _read_schedule(answer: str, names: list[str]) -> tuple[dict[str, int], dict[
     """Each meeting's start time (and the end time where the answer gives a range such as
     ``10:00-11:30``), or a message saying why the answer is unreadable."""
     lookup = {n.lower(): n for n in names}
-    lines = read_block(answer.replace(";", "\n").replace(",", "\n"), leading="strip")
+    # "*" is only markdown emphasis or a bullet here (no name or time holds one): **Budget:** 10:00 reads as Budget: 10:00
+    lines = read_block(answer.replace("*", "").replace(";", "\n").replace(",", "\n"), leading="strip")
     if lines is None:
         return "empty or unreadable answer"
     lines = [line for line in lines if line.strip()]

@@ -1,7 +1,8 @@
 """Reading chains of strings (``S => aSb => ab``, ``abc -> bac -> bc``) for the language envs.
 
-A chain is written as strings separated by arrows (``=>``, ``->``, ``⇒``, ``→``), commas or new
-lines, optionally numbered; spaces inside a string are ignored (``a S b`` is ``aSb``). A string
+A chain is written as strings separated by arrows (``=>``, ``->``, ``⇒``, ``→``, ``⟶``, ``⟹``), commas
+or new lines, optionally numbered, each optionally in quotes or backticks (``"ab" -> "ba"``, as the prompts quote
+strings); spaces inside a string are ignored (``a S b`` is ``aSb``). A string
 longer than ``max_length``, more than ``max_items`` strings, or a string holding anything but
 ASCII letters makes the chain unreadable, which bounds the work on any text. A short trailing
 sentence is read past (the rule in :mod:`palaestra.verifiers.normalize`). A candidate for
@@ -21,7 +22,8 @@ import re
 
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
-_ARROW = re.compile(r"\s*(?:=+>|⇒|->|→|⟹|\n|,|;)\s*")
+_ARROW = re.compile(r"\s*(?:=+>|⇒|->|→|⟶|⟹|\n|,|;)\s*")
+_QUOTES = "\"'`“”‘’"  # a string quoted as the prompt quotes it: "ab" -> "ba"
 _NUMBERING = re.compile(r"^(?:step\s*)?\d{1,3}\s*[.):]\s*", re.IGNORECASE)
 
 
@@ -32,6 +34,8 @@ def _chain_core(text: str, max_items: int, max_length: int) -> list[str] | None:
     chain = []
     for piece in pieces:
         item = re.sub(r"\s+", "", _NUMBERING.sub("", piece.strip()))
+        if len(item) > 2 and item[0] in _QUOTES and item[-1] in _QUOTES:
+            item = item[1:-1]
         if not item:
             continue
         if len(item) > max_length or not item.isascii() or not item.isalpha():

@@ -83,9 +83,12 @@ def read_numbers(answer: str, count: int) -> frozenset[int] | None:
     label = _LABEL.match(answer)
     if label and label.end() < len(answer.rstrip()):
         answer = answer[label.end():]
-    return read_set(answer, numbered(count, _NUMBER_NOUNS), allow_empty=True,
+    said = read_set(answer, numbered(count, _NUMBER_NOUNS), allow_empty=True,
                     empty_words=("no strings", "no string", "none of them", "none of the strings", "none match",
                                  "no matches"))
+    if said is None:  # "1 3 4": the numbers separated by spaces only
+        said = read_set(answer, numbered(count, _NUMBER_NOUNS), space_separated=True)
+    return said
 
 
 def spell(numbers: list[int]) -> str:

@@ -97,6 +97,31 @@ def gray_decode(g: int) -> int:
 
 
 def _read_value(text: str) -> int | None:
+    """One value, also written twice in two notations that agree (``4 (0x04)``, ``0b100 (= 4)``): the same number, as
+    a careful grader reads it; two notations that disagree are unreadable."""
+    single = _read_single(text)
+    if single is not None or not isinstance(text, str):
+        return single
+    s = strip_wrappers(text).strip()
+    if s.endswith(")") and s.count("(") == 1:
+        first, second = s[:-1].split("(")
+        second = second.strip()
+        base = 0
+        for lead in ("=", "i.e.", "binary", "hex", "hexadecimal", "decimal", "in binary", "in hex", "in decimal"):
+            if second.lower().startswith(lead + " ") or (lead == "=" and second.startswith("=")):
+                second = second[len(lead):].strip()
+                base = {"binary": 2, "in binary": 2, "hex": 16, "hexadecimal": 16, "in hex": 16}.get(lead, 0)
+                break
+        digits = "0123456789abcdef"[:base]
+        a = _read_single(first)
+        b = int(second, base) if base and 0 < len(second) <= 64 and all(ch in digits for ch in second.lower()) \
+            else _read_single(second)
+        if a is not None and a == b:
+            return a
+    return None
+
+
+def _read_single(text: str) -> int | None:
     s = strip_wrappers(text).strip().replace("_", "").replace("\\_", "")
     lowered = s.lower()
     if lowered.startswith(("0x", "0b")) and 2 < len(s) <= 70:

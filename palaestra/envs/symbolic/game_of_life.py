@@ -176,4 +176,8 @@ def read_life_grid(text: str, max_cells: int) -> list[str] | None:
         grid = read_grid(s, frozenset(_CELLS), max_cells=max_cells)
         return None if grid is None else ["".join(_CELLS[cell] for cell in row) for row in grid]
 
-    return read_answer(text, read)
+    found = read_answer(text, read)
+    lines = text.strip().split("\n", 1)
+    if found is None and len(lines) == 2 and lines[0].rstrip().endswith(":") and len(lines[0]) <= 40:
+        found = read_answer(lines[1], read)  # a label line such as "Generation 1:" or "After 2 generations:"
+    return found

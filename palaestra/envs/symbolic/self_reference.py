@@ -123,6 +123,8 @@ def _read_true_set(answer: str, n: int) -> frozenset[int] | set[int] | None:
     said = read(answer)
     if said is None and isinstance(answer, str) and len(answer) < 2_000:
         said = read(_ARE_TRUE.sub("", _LEAD.sub("", answer, count=1), count=1))
+    if said is None:  # "1 3 4": the numbers separated by spaces only
+        said = read_set(answer, lambda item: _statement_number(item, n), space_separated=True)
     return said
 
 
