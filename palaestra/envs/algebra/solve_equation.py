@@ -31,6 +31,7 @@ import random
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
@@ -94,7 +95,7 @@ class SolveEquation(Task):
             "or square roots; rounded decimals are wrong), e.g. "
             f"x = {rational_example[0]}, x = {rational_example[1]} or {_SURD_EXAMPLE}. {no_root}"
         )
-        data = {"form": config.form, "equation": equation, "roots": [r.text for r in roots]}
+        data: dict[str, Any] = {"form": config.form, "equation": equation, "roots": [r.text for r in roots]}
         if not roots and discriminant is not None:
             data["discriminant"] = discriminant
         return Problem(prompt=prompt, answer=answer, data=data)
@@ -294,7 +295,7 @@ def _rational(rng: random.Random, config: SolveEquation.Config) -> Fraction:
     return Fraction(rng.randint(-config.max_root, config.max_root), rng.randint(1, config.max_denominator))
 
 
-def _linear(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root]]:
+def _linear(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root], int | None]:
     root = rng.randint(-config.max_root, config.max_root)
     slope = rng.choice([-1, 1]) * rng.randint(2, 9)
     # move a random linear polynomial to both sides so x may appear on the right too
@@ -305,7 +306,7 @@ def _linear(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list
     return f"{_poly_text(left)} = {_poly_text(right)}", [_Root(Fraction(root))], None
 
 
-def _brackets(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root]]:
+def _brackets(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root], int | None]:
     """``a(x + b) + c = dx + e`` with a - d a multiple of the root's denominator, so e is an integer."""
     root = _rational(rng, config)
     d = rng.randint(-6, 6)
@@ -349,7 +350,7 @@ def _discriminant(coefficients: list[int]) -> int:
     return c1 * c1 - 4 * c2 * c0
 
 
-def _quadratic(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root], int]:
+def _quadratic(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root], int | None]:
     coefficients, roots = _quadratic_roots(rng, config)
     if rng.random() < 0.25:
         return f"{_poly_text(coefficients)} = 0", roots, _discriminant(coefficients)
@@ -358,7 +359,7 @@ def _quadratic(rng: random.Random, config: SolveEquation.Config) -> tuple[str, l
     return f"{_poly_text(left)} = {_poly_text(right)}", roots, _discriminant(coefficients)
 
 
-def _rational_equation(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root], int]:
+def _rational_equation(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root], int | None]:
     """``A/(x - p) + B/(x - q) = C``; clearing denominators gives ``C * f(x) = 0`` for the chosen quadratic f.
 
     With f monic, A = C f(p)/(q - p) and B = C f(q)/(p - q); C is the smallest

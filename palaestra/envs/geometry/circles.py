@@ -317,7 +317,7 @@ class Circles(Task):
         return float(problem.data["steps"]) + sum(c.isdigit() for c in answer) / 10 + ("sqrt" in answer)
 
     def spellings(self, problem: Problem) -> list[str]:
-        answer = problem.answer
+        answer = problem.answer or ""
         latex = answer.replace("pi", "\\pi").replace("sqrt(", "\\sqrt(").replace("*", " \\cdot ")
         out = [*super().spellings(problem), latex, answer.replace("pi", "π").replace("*", ""),
                f"{answer}."]
@@ -336,7 +336,7 @@ class Circles(Task):
         return out
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        answer = problem.answer
+        answer = problem.answer or ""
         if problem.data["form"] == "value":
             value = _real(answer)
             wrong = [f"2*({answer})", f"({answer}) + 1", f"{float(value.real):.8f}", f"{answer} or 2*({answer})"]

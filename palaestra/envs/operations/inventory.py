@@ -91,8 +91,8 @@ class Inventory(Task):
             if data["kind"] == "discount":
                 q = Fraction(data["eoq"])
                 return f"Q = {format_fraction(q)}, T = {format_fraction(discount_cost(data, q))}"
-            q = newsvendor_shortcuts(data)["the mean demand"]
-            return f"q = {q}, E = {format_fraction(expected_profit(data, q))}"
+            demand = newsvendor_shortcuts(data)["the mean demand"]
+            return f"q = {demand}, E = {format_fraction(expected_profit(data, demand))}"
 
         def spelled(name: str) -> Callable[[Problem], str]:
             def answer(problem: Problem) -> str:
@@ -102,8 +102,8 @@ class Inventory(Task):
                     return f"Q = {format_fraction(q)}, T = {format_fraction(discount_cost(data, q))}"
                 if data["kind"] not in ("newsvendor", "penalty"):
                     return problem.answer or ""
-                q = newsvendor_shortcuts(data).get(name, newsvendor_shortcuts(data)["the mean demand"])
-                return f"q = {q}, E = {format_fraction(expected_profit(data, q))}"
+                demand = newsvendor_shortcuts(data).get(name, newsvendor_shortcuts(data)["the mean demand"])
+                return f"q = {demand}, E = {format_fraction(expected_profit(data, demand))}"
             return answer
 
         return {"textbook shortcut: the plain EOQ, or order the mean demand": shortcut,

@@ -89,7 +89,7 @@ class Collisions(Task):
         out = [*super().spellings(problem), *radical_spellings(value), f"{problem.answer} {unit}",
                f"{problem.answer} {word}", f"v = {problem.answer} {unit}"]
         if unit == "m/s" and value != Surd.rational(0):  # the sense in words, as the prompt's convention reads
-            size, sense = (format_radical(-value), "left") if problem.answer.startswith("-") else (problem.answer, "right")
+            size, sense = (format_radical(-value), "left") if (problem.answer or "").startswith("-") else (problem.answer, "right")
             out.append(f"{size} m/s to the {sense}")
         return out
 
@@ -101,7 +101,7 @@ class Collisions(Task):
                  f"{problem.answer} or {format_radical(value * 2)}", f"{problem.answer} km/h"]
         if problem.data["unit"] == "m/s" and value != Surd.rational(0):
             wrong.append(f"{format_radical(value)} m/s to the left")  # the sense in words contradicts the sign
-            if problem.answer.startswith("-"):
+            if (problem.answer or "").startswith("-"):
                 wrong.append(f"{problem.answer} m/s to the right")  # a sign the words contradict
         return [w for w in wrong if read_radical(_strip_unit(w, problem.data["unit"])) != value]
 

@@ -129,7 +129,7 @@ class ComparisonQa(ToolTask):
         if question.answer_type == "yes_no":
             other = "no" if question.answer == "yes" else "yes"
             a, b = problem.data["countries"][0][0], problem.data["countries"][1][0]
-            return [question.answer, other, "yes or no", f"{other}, {a}, {b}", f"no, {b}, {a}" if a != b else f"no, {a}",
+            return [question.answer or "", other, "yes or no", f"{other}, {a}, {b}", f"no, {b}, {a}" if a != b else f"no, {a}",
                     f"{question.answer}, {a}, {b} or {b}, {a}"]
         world = qa.corpus_of(problem).world
         compared = {str(s) for s, relation, _ in question.facts
