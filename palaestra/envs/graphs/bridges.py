@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
+from palaestra.envs.graphs._measures import degrees
 from palaestra.envs.graphs.common import edge_list, read_edges, read_nodes
 from palaestra.generators.graphs import random_connected
 
@@ -132,7 +133,7 @@ def _bridges_problem(rng: random.Random, n: int, m: int) -> Problem:
 
     def away_from_leaves(drawn: tuple[list[list[int]], list[list[int]]]) -> bool:
         edges, bridges = drawn
-        degree = _degrees(n, edges)
+        degree = degrees(n, edges)
         return 0 < len(bridges) < len(edges) and any(degree[u] > 1 and degree[v] > 1 for u, v in bridges)
 
     edges, bridges = retry(draw, away_from_leaves, what="a graph with a bridge between inner nodes")
@@ -170,13 +171,6 @@ def _cut_vertices_problem(rng: random.Random, n: int, m: int) -> Problem:
     )
     return Problem(prompt=prompt, answer=" ".join(map(str, cuts)), data={"n": n, "edges": edges, "cuts": cuts})
 
-
-def _degrees(n: int, edges: list[list[int]]) -> list[int]:
-    degree = [0] * n
-    for u, v in edges:
-        degree[u] += 1
-        degree[v] += 1
-    return degree
 
 
 def _verify_cut_vertices(problem: Problem, answer: str) -> Verdict:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
+from palaestra.envs.graphs._measures import two_sweep_middle
 from palaestra.envs.graphs.common import (
     BUSIEST_KEPT,
     attempt,
@@ -165,27 +166,5 @@ def sweep_middles(distance: list[list[int]], edges: list[list[int]]) -> set[froz
 
 
 def _two_sweeps(problem: Problem) -> str:
-    """Breadth-first from node 0 to the last node it reaches, ``a``, from ``a`` to the last one it reaches
-    ``b``, and the middle of the path the second search found (both middle nodes at an odd distance)."""
-    n = problem.data["n"]
-    joined: list[list[int]] = [[] for _ in range(n)]
-    for u, v in problem.data["edges"]:
-        joined[u].append(v)
-        joined[v].append(u)
-
-    def search(start: int) -> tuple[int, dict[int, int]]:
-        parent, order = {start: start}, [start]
-        for u in order:
-            for v in sorted(joined[u]):
-                if v not in parent:
-                    parent[v] = u
-                    order.append(v)
-        return order[-1], parent
-
-    a, _ = search(0)
-    b, parent = search(a)
-    path = [b]
-    while path[-1] != a:
-        path.append(parent[path[-1]])
-    half = len(path) // 2
-    return " ".join(map(str, sorted(path[half - 1 : half + 1] if len(path) % 2 == 0 else [path[half]])))
+    """The middle of two breadth-first sweeps (:func:`~palaestra.envs.graphs._measures.two_sweep_middle`)."""
+    return " ".join(map(str, two_sweep_middle(problem.data["n"], problem.data["edges"])))

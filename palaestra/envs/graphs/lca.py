@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
+from palaestra.envs.graphs._measures import degrees
 from palaestra.envs.graphs.common import edge_list, read_nodes
 from palaestra.generators.graphs import random_tree
 
@@ -55,7 +56,7 @@ class LowestCommonAncestor(Task):
             rows = sorted([u, v] for u, v, _ in random_tree(rng, n).edges)
             root = rng.randrange(n)
             parent, depth = _rooted(n, rows, root)
-            degree = _degrees(n, rows)
+            degree = degrees(n, rows)
             others = [x for x in range(n) if x != root]
             queries, answers = [], []
             guessed = True  # whether the busiest node on each path is each query's ancestor
@@ -96,7 +97,7 @@ class LowestCommonAncestor(Task):
         def busiest_on_path(problem: Problem) -> str:
             data = problem.data
             parent, depth = _rooted(data["n"], data["edges"], data["root"])
-            degree = _degrees(data["n"], data["edges"])
+            degree = degrees(data["n"], data["edges"])
             return ", ".join(str(min(_busiest_on_path(parent, depth, degree, u, v))) for u, v in data["queries"])
 
         return {"the highest-degree node on the path": busiest_on_path}
@@ -156,19 +157,12 @@ def _lca(parent: list[int], depth: list[int], u: int, v: int) -> int:
     return u
 
 
-def _degrees(n: int, edges: list[list[int]]) -> list[int]:
-    degree = [0] * n
-    for u, v in edges:
-        degree[u] += 1
-        degree[v] += 1
-    return degree
-
 
 def _busiest_on_path(parent: list[int], depth: list[int], degree: list[int], u: int, v: int) -> set[int]:
     """The nodes of highest degree on the tree path from ``u`` to ``v`` (both ends included).
 
     >>> parent, depth = _rooted(5, [[0, 1], [1, 2], [1, 3], [3, 4]], 0)
-    >>> sorted(_busiest_on_path(parent, depth, _degrees(5, [[0, 1], [1, 2], [1, 3], [3, 4]]), 2, 4))
+    >>> sorted(_busiest_on_path(parent, depth, degrees(5, [[0, 1], [1, 2], [1, 3], [3, 4]]), 2, 4))
     [1]
     """
     ancestor = _lca(parent, depth, u, v)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
+from palaestra.envs.graphs._measures import two_sweep_middle
 from palaestra.envs.graphs.common import BUSIEST_KEPT, busiest_answer, busiest_rule_answers, edge_list, read_nodes
 from palaestra.generators.graphs import random_tree
 
@@ -47,7 +48,7 @@ class TreeCentroid(Task):
             center = centroids(n, rows)
             if (len(center) == 2) != pair or (busiest_rule_answers(center, n, rows) and rng.random() >= BUSIEST_KEPT):
                 return None
-            if tree_centre(n, rows) == center and rng.random() >= BUSIEST_KEPT:
+            if two_sweep_middle(n, rows) == center and rng.random() >= BUSIEST_KEPT:
                 return None
             return rows, center
 
@@ -66,7 +67,7 @@ class TreeCentroid(Task):
         return {
             "the highest-degree nodes": busiest_answer,
             "the centre (middle of a longest path)": lambda p: " ".join(
-                map(str, tree_centre(p.data["n"], p.data["edges"]))
+                map(str, two_sweep_middle(p.data["n"], p.data["edges"]))
             ),
         }
 
@@ -131,36 +132,3 @@ def centroids(n: int, edges: list[list[int]]) -> list[int]:
     worst = [max([n - size[u]] + [size[v] for v in out[u] if v != parent[u]]) for u in range(n)]
     best = min(worst)
     return [u for u in range(n) if worst[u] == best]
-
-
-def tree_centre(n: int, edges: list[list[int]]) -> list[int]:
-    """The centre of a tree: the middle node (or the middle two) of a longest path, increasing.
-
-    >>> tree_centre(4, [[0, 1], [1, 2], [2, 3]]), tree_centre(5, [[0, 1], [1, 2], [2, 3], [1, 4]])
-    ([1, 2], [1, 2])
-    >>> tree_centre(6, [[0, 1], [1, 2], [2, 3], [3, 4], [1, 5]])
-    [2]
-    """
-    out: list[list[int]] = [[] for _ in range(n)]
-    for u, v in edges:
-        out[u].append(v)
-        out[v].append(u)
-
-    def farthest(start: int) -> tuple[int, list[int]]:
-        parent = [-1] * n
-        parent[start] = start
-        order = [start]
-        for u in order:
-            for v in out[u]:
-                if parent[v] == -1:
-                    parent[v] = u
-                    order.append(v)
-        return order[-1], parent
-
-    end, _ = farthest(0)
-    other, parent = farthest(end)
-    path = [other]
-    while path[-1] != end:
-        path.append(parent[path[-1]])
-    middle = len(path) // 2
-    return sorted(path[middle - 1 : middle + 1] if len(path) % 2 == 0 else [path[middle]])
