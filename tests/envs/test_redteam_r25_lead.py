@@ -34,3 +34,12 @@ def test_irr_is_judged_by_the_sign_change_not_by_the_reference() -> None:
         assert task.verify(problem, f"{float(rate):.3f}%").correct  # more decimals, still within the half-hundredth
         for off in (Fraction(1, 100), Fraction(-1, 100)):
             assert not task.verify(problem, f"{float(rate + off):.2f}%").correct
+
+
+def test_merge_intervals_generates_far_past_its_presets() -> None:
+    """Found by the full kit: v2's redraw (touching and one-apart intervals must both matter) ran out at level 40,
+    where intervals as long as the linear growth made them merged the whole list; their length now stays at 18."""
+    source = make_source("algorithms/merge_intervals")
+    for seed in range(8):
+        problem = source.sample(40, seed)
+        assert source.check(problem, source.format_answer(problem.answer or "")).correct

@@ -42,7 +42,7 @@ class MergeIntervals(Task):
         Config(intervals=17, horizon=120, longest=15),
         Config(intervals=24, horizon=180, longest=18),
     )
-    growth = Growth()
+    growth = Growth(limits={"longest": 18})  # longer intervals past the presets would merge the whole list
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> list[list[int]]:
