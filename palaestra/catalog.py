@@ -194,6 +194,20 @@ def write_golden(env_id: str, root: Path = DEFAULT_GOLDEN_DIR) -> Path:
     return path
 
 
+def changed_at_same_version(env_id: str, root: Path = DEFAULT_GOLDEN_DIR) -> str | None:
+    """What changed, when ``env_id``'s snapshot pins the env's current version but the env now produces other problems
+    (rewriting it would hide a change that needs a version bump); None otherwise."""
+    path = golden_path(env_id, root)
+    if not path.exists():
+        return None
+    pinned = json.loads(path.read_text())
+    if pinned.get("version") != registry[env_id].cls().version:
+        return None
+    if not all(isinstance(by_seed, dict) for by_seed in pinned.get("hashes", {}).values()):
+        return None  # the old per-level format: rewriting it changes no problem
+    return golden_problem(env_id, root)
+
+
 def golden_problem(env_id: str, root: Path = DEFAULT_GOLDEN_DIR, sample: Sampler = _fresh_sample) -> str | None:
     """What is wrong with ``env_id``'s golden snapshot (naming each level and seed that changed), or None."""
     path = golden_path(env_id, root)

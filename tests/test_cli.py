@@ -183,3 +183,25 @@ def test_golden_and_index_work_from_any_folder(tmp_path: Path, monkeypatch: pyte
     assert main(["golden", "--update", "graphs/bridges", "--dir", str(tmp_path / "snap")]) == 0
     assert (tmp_path / "snap" / "graphs" / "bridges.json").is_file()
     assert list(tmp_path.iterdir()) == [tmp_path / "snap"]  # nothing written to the current folder otherwise
+
+
+def test_golden_update_does_not_rewrite_a_version_whose_problems_changed(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Round 3's twenty-fifth session changed service/retail_returns' problems and rewrote its snapshot at the same
+    version; --update now refuses that (the change needs a version bump), unless --same-version says it is unreleased."""
+    import json
+
+    snap = str(tmp_path / "snap")
+    assert main(["golden", "--update", "graphs/bridges", "--dir", snap]) == 0
+    path = tmp_path / "snap" / "graphs" / "bridges.json"
+    pinned = json.loads(path.read_text())
+    level = next(iter(pinned["hashes"]))
+    seed = next(iter(pinned["hashes"][level]))
+    pinned["hashes"][level][seed] = "0" * 32  # as if the generator now produced another problem there
+    path.write_text(json.dumps(pinned))
+    capsys.readouterr()
+    assert main(["golden", "--update", "graphs/bridges", "--dir", snap]) == 1
+    assert "bump `version` first" in capsys.readouterr().out
+    assert json.loads(path.read_text())["hashes"][level][seed] == "0" * 32  # not rewritten
+    assert main(["golden", "--update", "--same-version", "graphs/bridges", "--dir", snap]) == 0
+    assert main(["golden", "graphs/bridges", "--dir", snap]) == 0

@@ -56,7 +56,7 @@ class RetailReturns(ServiceTask):
     id = "service/retail_returns"
     family = "service"
     description = "Serve a customer's return and cancellation request under a stated store policy, with order functions."
-    version = 2
+    version = 3  # v3: every request refused in a twenty-fifth of the problems (v2: a tenth), the shared draw_side
     tags = ("service", "multi-turn", "tools", "policy", "agentic")
     tool_names = ("find_customer", "get_order", "return_items", "cancel_order")
 
