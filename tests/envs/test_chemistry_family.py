@@ -72,7 +72,9 @@ def test_molar_mass_applies_the_stated_tolerance_exactly() -> None:
     for wrong in ("18.03", "18.00", "36.03", "17.007"):
         verdict = task.verify(problem, wrong)
         assert verdict.parsed and not verdict.correct and "not within 0.01" in verdict.feedback, wrong
-    assert not task.verify(problem, "18.02 kg/mol").parsed
+    assert not task.verify(problem, "18.02 kg/mol").correct  # read in kg/mol (SI): 18020 g/mol, not the mass
+    assert task.verify(problem, "0.01802 kg/mol").correct
+    assert not task.verify(problem, "18.02 lb/mol").parsed
     assert not task.verify(problem, "18.02 or 36.03").correct
     hydrate = parse_formula("CuSO4·5H2O") or {}
     assert molar_mass(hydrate) == Fraction("249.682")  # 63.546 + 32.065 + 9 * 15.999 + 10 * 1.008

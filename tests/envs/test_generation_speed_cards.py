@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.core import Problem
+from palaestra.core.bits import set_bits
 from palaestra.core.registry import make_source
 from palaestra.envs.games import (
     blackjack,
@@ -279,7 +280,7 @@ def test_gin_totals_and_deadwoods_match_the_reference() -> None:
         mask = gin_rummy._mask(cards)
         total = sum(gin_rummy._value(c) for c in cards)
         assert gin_rummy._total(mask) == total
-        melds = [(meld, sum(gin_rummy._value(c) for c in gin_rummy._cards(meld)))
+        melds = [(meld, sum(gin_rummy._value(c) for c in set_bits(meld)))
                  for meld in gin_rummy._hand_melds(mask)]
         assert gin_rummy._deadwood(mask) == total - _cover_reference(melds)
         expected = tuple((c, total - gin_rummy._value(c) - _cover_reference([m for m in melds if not m[0] >> c & 1]))
