@@ -525,6 +525,15 @@ def bfs_distances(graph: Graph, source: int) -> list[int]:
     return distance
 
 
+def reachable(graph: Graph, source: int) -> set[int]:
+    """The nodes ``source`` reaches (itself included), along edge directions when the graph is directed.
+
+    >>> sorted(reachable(Graph(4, ((0, 1, 1), (2, 1, 1)), directed=True), 0))
+    [0, 1]
+    """
+    return {v for v, d in enumerate(bfs_distances(graph, source)) if d >= 0}
+
+
 def components(graph: Graph) -> list[list[int]]:
     """The (weakly) connected components, each sorted, in order of their smallest node."""
     undirected = Graph(graph.n, graph.edges) if graph.directed else graph

@@ -2,8 +2,9 @@
 
 Admission by usage lets a run in on what long runners are charged now; one of them may grow
 later, and the cgroup over all slots then OOM-kills a job that did nothing wrong. Such a run is
-started again once, held by its whole limit (so it waits until that fits), and its owner gets
-the second run's result; without reruns it comes back with the budget's error (the test in
+started again, held by its whole limit (so it waits until that fits), and its owner gets
+the rerun's result (a rerun killed again runs again, up to three times; a run whose own limit is
+beyond the budget only once); without reruns it comes back with the budget's error (the test in
 test_fairness_memory.py). Every assertion is an order of events or a count, never a wall-clock
 figure.
 """

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import read_nodes, weighted_edge_lines
-from palaestra.generators.graphs import bfs_distances, random_connected
+from palaestra.generators.graphs import Graph, bfs_distances, random_connected, reachable
 
 
 @register
@@ -152,23 +152,10 @@ def _pruned_trivial_sides(n: int, edges: list[list[int]], source: int, sink: int
     >>> _pruned_trivial_sides(5, [[0, 1, 1], [0, 3, 1], [1, 2, 1], [4, 2, 1], [4, 0, 1]], 0, 2)
     ({0, 3}, {0, 1, 3})
     """
-    forward: list[list[int]] = [[] for _ in range(n)]
-    backward: list[list[int]] = [[] for _ in range(n)]
-    for u, v, _ in edges:
-        forward[u].append(v)
-        backward[v].append(u)
-
-    def closure(start: int, step: list[list[int]]) -> set[int]:
-        seen, stack = {start}, [start]
-        while stack:
-            for v in step[stack.pop()]:
-                if v not in seen:
-                    seen.add(v)
-                    stack.append(v)
-        return seen
-
-    reaches_sink = closure(sink, backward)
-    return ({source} | (set(range(n)) - reaches_sink), closure(source, forward) - {sink})
+    forward = Graph(n, tuple((u, v, w) for u, v, w in edges), directed=True)
+    backward = Graph(n, tuple((v, u, w) for u, v, w in edges), directed=True)
+    reaches_sink = reachable(backward, sink)
+    return ({source} | (set(range(n)) - reaches_sink), reachable(forward, source) - {sink})
 
 
 def _minimum_cut(n: int, edges: list[list[int]], source: int, sink: int) -> tuple[int, list[int]]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import read_edges, weighted_edge_lines
-from palaestra.generators.graphs import UnionFind, random_connected
+from palaestra.generators.graphs import Graph, UnionFind, random_connected, reachable
 
 
 @register
@@ -101,7 +101,7 @@ class MinimumSpanningTree(Task):
         weights = {(u, v): w for u, v, w in edges}
         for removed in tree:
             rest = [e for e in tree if e != removed]
-            side = _side(n, rest, removed[0])
+            side = reachable(Graph(n, tuple((u, v, 0) for u, v in rest)), removed[0])
             heavier = [(u, v) for u, v, w in edges if (u in side) != (v in side) and w > weights[removed]]
             if heavier:
                 wrong.append(", ".join(f"{u}-{v}" for u, v in [*rest, rng.choice(heavier)]))
@@ -116,19 +116,3 @@ def _kruskal(n: int, edges: list[list[int]]) -> list[list[int]]:
         if sets.union(u, v):
             tree.append([u, v, w])
     return sorted(tree)
-
-
-def _side(n: int, tree: list[tuple[int, int]], start: int) -> set[int]:
-    """The nodes ``start`` reaches along ``tree`` edges."""
-    out: list[list[int]] = [[] for _ in range(n)]
-    for u, v in tree:
-        out[u].append(v)
-        out[v].append(u)
-    seen = {start}
-    stack = [start]
-    while stack:
-        for v in out[stack.pop()]:
-            if v not in seen:
-                seen.add(v)
-                stack.append(v)
-    return seen

@@ -82,9 +82,11 @@ COMPILE_SLACK = 1.0
 # the kernel's and the rerun's case). With cgroups, one cgroup over all slots bounds their memory
 # together by the budget (the kernel's guarantee that the host is never exhausted, whatever a long
 # runner allocates later). A run that its own limit allowed but the budget did not (its charge
-# looked settled before it allocated, or another long runner grew) is run again once, from the front
-# of the queue and held by its whole limit, when it was received less than RETRY_WITHIN ago; else it
-# is told so as an error. Without cgroups, every run holds its whole limit (nothing else would bound
+# looked settled before it allocated, or another long runner grew) is run again, from the front of
+# the queue and held by its whole limit, when it was received less than RETRY_WITHIN ago; else it is
+# told so as an error. A rerun held by its whole limit can still be the kernel's victim when a long
+# runner beside it grows, so it may run again up to MOST_RERUNS times; a run whose own limit is
+# beyond the budget, only once (it may be its own allocation that the budget stops). Without cgroups, every run holds its whole limit (nothing else would bound
 # the total).
 
 
@@ -138,6 +140,7 @@ MEMORY_SHARE = 0.5
 # A run killed by the budget of all runs together is run again only this soon after it was
 # received: the client waits its wall limit plus 30 s (backend.REPLY_SLACK) from sending it.
 RETRY_WITHIN = 10.0
+MOST_RERUNS = 3
 _TICKS = os.sysconf("SC_CLK_TCK")
 STATUS_SLACK = 1 << 16  # a status frame's room beyond the output files and compiler output it may carry
 INTERPRETER_NSPID = 2  # a session's interpreter: the first process its monitor (PID 1) forks
@@ -161,7 +164,7 @@ class Queued:
     rid: int
     spec: dict[str, Any]
     received: float
-    rerun: bool = False  # see Job.rerun
+    reruns: int = 0  # see Job.reruns
 
 
 @dataclass
@@ -208,7 +211,7 @@ class Job:
     long_runner: bool = False  # held by its memory use (see the note on fairness)
     settle: tuple[float, int] | None = None  # (CPU seconds, bytes charged) when its memory was last seen to grow
     received: float = 0.0  # a run: when its request arrived
-    rerun: bool = False  # a run started again after the budget of all runs killed it: held by its whole limit
+    reruns: int = 0  # how often it was started again after the budget of all runs killed it (then held by its whole limit)
     cpu_checked: float = 0.0
     cpu_base: float = 0.0  # CPU seconds before a session's cell in flight, or before a compiled program
     scratch_checked: float = 0.0  # without a tmpfs, when its scratch dir was last measured
@@ -849,7 +852,7 @@ class Server:
         """Put a job in the CPU level of the CPU seconds it has used (see CPU_POLICIES); a run
         that leaves the top level is demoted (out of max_jobs); a long runner is held by its memory
         use (see the note on fairness)."""
-        if job.rid is not None and not job.long_runner and not job.rerun:
+        if job.rid is not None and not job.long_runner and not job.reruns:
             job.long_runner = used >= LONG_RUNNER_AFTER or (job.demoted and self._settled(job, used))
         level = job.level
         while level + 1 < len(self.cpu_levels) and used >= self.cpu_levels[level].below:
@@ -952,7 +955,7 @@ class Server:
         rerun = (
             self.rerun_budget_kills
             and self._killed_by_budget(job)
-            and not job.rerun
+            and job.reruns < (MOST_RERUNS if self._memory_of(job.spec) <= self.memory_budget else 1)
             and not job.stopping
             and _now() - job.received < RETRY_WITHIN
         )
@@ -960,7 +963,7 @@ class Server:
         self._release(job.slot)
         self.running -= 1
         if rerun:  # see the note on fairness; _start_pending runs next in the loop
-            self.pending.appendleft(Queued(job.rid, job.spec, job.received, rerun=True))
+            self.pending.appendleft(Queued(job.rid, job.spec, job.received, reruns=job.reruns + 1))
         else:
             self._reply(job.rid, result)
 
@@ -1372,7 +1375,7 @@ class Server:
                     self._evict_idle_session()  # a run never waits behind idle sessions
                 return
             queued = self.pending.popleft()
-            job = Job(rid=queued.rid, spec=queued.spec, slot=slot, received=queued.received, rerun=queued.rerun)
+            job = Job(rid=queued.rid, spec=queued.spec, slot=slot, received=queued.received, reruns=queued.reruns)
             self.running += 1
             try:
                 self._spawn(job)
