@@ -714,9 +714,12 @@ def answer_of(world: World, value: str | int, relation: str) -> tuple[str, tuple
     return str(value), (), kind
 
 
-def walk(world: World, rng: random.Random, hops: int, last_to_entity: bool | None = None) -> tuple[str, list[str]]:
+def walk(world: World, rng: random.Random, hops: int, last_to_entity: bool | None = None,
+         last_kind: str | None = None) -> tuple[str, list[str]]:
     """A random path of ``hops`` relations through existing facts visiting no entity twice:
-    ``(start entity id, [relation, ...])``. ``last_to_entity`` forces the final object's type."""
+    ``(start entity id, [relation, ...])``. ``last_to_entity`` forces the final object's type, ``last_kind`` its
+    kind (drawn among the final relations that lead to it: a walk drawn blind and kept only when it ends at the
+    kind missed thousands of times on long paths)."""
 
     def draw() -> tuple[str, list[str]] | None:
         start = rng.choice(world.ordered_ids)
@@ -728,6 +731,8 @@ def walk(world: World, rng: random.Random, hops: int, last_to_entity: bool | Non
                 if rel.to_entity and value in seen:
                     continue
                 if final and last_to_entity is not None and rel.to_entity != last_to_entity:
+                    continue
+                if final and last_kind is not None and rel.object_kind != last_kind:
                     continue
                 if not final and not rel.to_entity:
                     continue
@@ -798,12 +803,7 @@ def _path_to(world: World, rng: random.Random, kind: str, hops: int) -> tuple[st
     if hops == 0:
         return rng.choice(world.of_kind(kind)).id, []
 
-    def draw() -> tuple[str, list[str]] | None:
-        start, relations = walk(world, rng, hops, last_to_entity=True)
-        end, _ = follow(world, start, relations)
-        return (start, relations) if world.entities[str(end)].kind == kind else None
-
-    return retry(draw, what=f"a path to a {kind}", attempts=500)
+    return walk(world, rng, hops, last_to_entity=True, last_kind=kind)
 
 
 def comparison_question(world: World, rng: random.Random, hops: int = 0, kind: str | None = None) -> Question:

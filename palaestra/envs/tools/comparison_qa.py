@@ -48,7 +48,8 @@ class ComparisonQa(ToolTask):
     description = "Compare two entities on a fact found by searching a generated document collection."
     tags = ("tools", "multi-turn", "search", "retrieval", "comparison")
     tool_names = ("search", "open")
-    version = 5  # v5: a yes/no answer names the two birth countries (a bare "no" was a coin flip that paid)
+    version = 6  # v6: paths are drawn to end at the compared kind (blind walks took up to 3 s); v5: a yes/no answer
+    # names the two birth countries (a bare "no" was a coin flip that paid)
     bare_verdicts = ("yes", "no")
 
     @dataclass(frozen=True)
