@@ -6,12 +6,19 @@
 - spatial/shape_transform v1: six of the eight grid symmetries are their own inverse, so the inverse transform
   was right on 0.71 of level 2 and 0.77 of level 4, the list in reverse order on 0.58 and 0.54; v2 adds wrapping
   shifts from level 1 on and redraws until both readings give another grid.
+- economics/price_discrimination v1: the uniform price on the aggregate demand of all markets was right on 0.32
+  of level 2 and 0.10 of level 4, the largest consistent served set (drop a priced-out market, recompute) on 0.49
+  and 0.44; v2 redraws until two served sets are consistent and, from three markets on, until the best one
+  leaves a market unserved: 0 and 0.22 at level 4.
 
 Each policy is written here from scratch (not imported from the fixed code), so the tests fail on the old
 generators.
 """
 
 from __future__ import annotations
+
+import re
+from fractions import Fraction
 
 import pytest
 
@@ -120,3 +127,62 @@ def test_shape_transform_from_scratch_transform_matches_references():
         problem = sample("spatial/shape_transform", level, 0)
         assert _turned(problem.data["grid"], problem.data["operations"]) == problem.answer
     assert _turned(["##.", "#.."], ["cw"]) == "##\n.#\n.."
+
+
+def _markets(problem) -> tuple[Fraction, list[tuple[Fraction, Fraction]]]:
+    """The cost and the (a, b) demands, read from the prompt (v1 problems do not store them)."""
+    cost = Fraction(re.search(r"marginal cost of (\S+) ", problem.prompt).group(1))
+    found = re.findall(r"P_\d+ = (\S+) − (?:(\S+)·)?Q_\d+", problem.prompt)
+    return cost, [(Fraction(a), Fraction(b or 1)) for a, b in found]
+
+
+def _uniform_reply(cost, markets, price) -> str:
+    total = sum((max(Fraction(0), (a - price) / b) for a, b in markets), Fraction(0))
+    return f"P = {price}, Q = {total}, profit = {(price - cost) * total}"
+
+
+def _price_for(cost, markets) -> Fraction:
+    intercept = sum(a / b for a, b in markets)
+    slope = sum(1 / b for _, b in markets)
+    return (intercept + slope * cost) / (2 * slope)
+
+
+def _aggregate_price(problem) -> str:
+    cost, markets = _markets(problem)
+    return _uniform_reply(cost, markets, _price_for(cost, markets))
+
+
+def _largest_consistent(problem) -> str:
+    cost, markets = _markets(problem)
+    ranked = sorted(markets, key=lambda m: -m[0])
+    for served in range(len(ranked), 0, -1):
+        price = _price_for(cost, ranked[:served])
+        if price < ranked[served - 1][0] and (served == len(ranked) or price >= ranked[served][0]):
+            return _uniform_reply(cost, markets, price)
+    return "P = 0, Q = 0, profit = 0"
+
+
+def _uniform_problems(level: int, count: int) -> list:
+    found = (sample("economics/price_discrimination", level, seed) for seed in range(60))
+    return [p for p in found if p.data["question"] == "uniform"][:count]
+
+
+def test_price_discrimination_aggregate_price_earns_nothing_at_the_top():
+    problems = _uniform_problems(4, 12)
+    assert len(problems) == 12
+    assert sum(palaestra.score(p, f"<answer>{_aggregate_price(p)}</answer>").correct for p in problems) == 0
+    assert sum(palaestra.score(p, f"<answer>{_largest_consistent(p)}</answer>").correct for p in problems) <= 6
+
+
+def test_price_discrimination_uniform_problems_need_a_comparison():
+    """From level 2 on two served sets or more are consistent, so taking the first consistent one is not enough."""
+    for level in (2, 3, 4):
+        for problem in _uniform_problems(level, 6):
+            cost, markets = _markets(problem)
+            ranked = sorted(markets, key=lambda m: -m[0])
+            consistent = 0
+            for served in range(1, len(ranked) + 1):
+                price = _price_for(cost, ranked[:served])
+                rest = ranked[served:]
+                consistent += cost < price < ranked[served - 1][0] and (not rest or price >= rest[0][0])
+            assert consistent >= 2, (level, problem.seed)
