@@ -2,19 +2,30 @@
 
 A rectangle of ``#`` (filled) and ``.`` (empty) cells goes through a short list of operations, each applied to
 the whole rectangle in turn: a quarter turn clockwise or counterclockwise, a half turn, a mirror left-right, a
-mirror top-bottom, or a transpose (mirror across the diagonal from the top-left corner to the bottom-right).
-The answer is the resulting grid, which is a function of the input, so it is unique. The shape is redrawn until
-its eight images under the rectangle's symmetries are all different and the operations do not compose to the
-identity, so neither the input grid nor any image the list does not produce is right; the verifier compares
-cell by cell and says how many cells differ (or that the dimensions are wrong).
+mirror top-bottom, or a transpose (mirror across the diagonal from the top-left corner to the bottom-right);
+from level 1 on also a wrapping shift (right, left, up or down by a few cells, the cells pushed past one edge
+re-entering at the opposite one). The answer is the resulting grid, which is a function of the input, so it
+is unique. The shape is redrawn until its eight images under the rectangle's symmetries are all different and
+the operations do not compose to the identity, so neither the input grid nor any image the list does not
+produce is right; from level 1 on the list is also redrawn until undoing it (each operation's opposite, in
+reverse order) gives a different grid and, for two operations or more, until applying them in reverse order
+does, so reading the list backwards is never right. The verifier compares cell by cell and says how many
+cells differ (or that the dimensions are wrong).
+
+Version 2: six of the eight symmetries are their own inverse, so the inverse transform was right on 0.71 of
+level 2 and 0.77 of level 4 (and the list in reverse order on 0.58 and 0.54); the shifts (whose inverse is
+the opposite shift, and which make a glide or a turn with a shift the usual result) and the redraws bring both
+to 0 from level 1 on (except the reverse order of a single operation, half of level 1). Level 0 (one rotation or
+mirror) is unchanged.
 
 Difficulty: the filled cells moved times the operations that do not cancel with their neighbour (a mirror
-applied twice running, or a turn undone by the opposite turn), on the drawn problem.
+applied twice running, or a turn or a shift undone by the opposite one), on the drawn problem.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -36,6 +47,14 @@ EXAMPLE = "#.#\n.##"  # a fixed placeholder of the right shape (2 x 3; drawn gri
 
 
 def _apply(name: str, grid: Grid) -> Grid:
+    if ":" in name:  # a wrapping shift, such as "right:2"
+        way, amount = name.split(":")
+        k = int(amount)
+        if way in ("right", "left"):
+            k = k if way == "right" else -k
+            return tuple(row[-k:] + row[:-k] for row in grid)
+        k = k if way == "down" else -k
+        return grid[-k:] + grid[:-k]
     if name == "cw":
         return rotate_clockwise(grid)
     if name == "ccw":
@@ -57,7 +76,38 @@ OPERATIONS = {
     "tb": "mirror top-bottom (the order of the rows reversed)",
     "tr": "transpose (mirror across the diagonal from the top-left corner to the bottom-right corner)",
 }
+SHIFT_SHARE = 0.35  # the chance that an operation is a wrapping shift (where shifts are drawn)
 _CANCELS = {("cw", "ccw"), ("ccw", "cw"), ("half", "half"), ("lr", "lr"), ("tb", "tb"), ("tr", "tr")}
+_OPPOSITE = {"cw": "ccw", "ccw": "cw", "right": "left", "left": "right", "up": "down", "down": "up"}
+
+
+def describe(name: str) -> str:
+    """The prompt's wording of an operation."""
+    if ":" not in name:
+        return OPERATIONS[name]
+    way, amount = name.split(":")
+    cells = "1 cell" if amount == "1" else f"{amount} cells"
+    if way in ("right", "left"):
+        edge = {"right": ("right", "left"), "left": ("left", "right")}[way]
+        return (
+            f"shift {way} by {cells}, wrapping around (every row's cells move {cells} to the {way}; those "
+            f"pushed past the {edge[0]} edge re-enter at the {edge[1]} edge)"
+        )
+    edge = {"down": ("bottom", "top"), "up": ("top", "bottom")}[way]
+    return (
+        f"shift {way} by {cells}, wrapping around (every column's cells move {cells} {way}; those pushed "
+        f"past the {edge[0]} edge re-enter at the {edge[1]} edge)"
+    )
+
+
+def inverse(operations: list[str]) -> list[str]:
+    """The operations that undo ``operations``: each one's opposite, in reverse order."""
+    undo = []
+    for name in reversed(operations):
+        way, _, amount = name.partition(":")
+        opposite = _OPPOSITE.get(way, way)
+        undo.append(f"{opposite}:{amount}" if amount else opposite)
+    return undo
 
 
 def transformed(grid: Grid, operations: list[str]) -> Grid:
@@ -79,7 +129,7 @@ def effective_steps(operations: list[str]) -> int:
     """Operations that survive cancelling adjacent inverse pairs (a stack walk, like reducing a word)."""
     stack: list[str] = []
     for name in operations:
-        if stack and (stack[-1], name) in _CANCELS:
+        if stack and ((stack[-1], name) in _CANCELS or (":" in name and inverse([name]) == [stack[-1]])):
             stack.pop()
         else:
             stack.append(name)
@@ -93,36 +143,62 @@ class ShapeTransform(Task):
     description = "The ASCII grid after a sequence of rotations and reflections."
     tags = ("spatial", "rotation", "grids")
     multiline = True
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
         rows: int  # rows of the input rectangle
         cols: int  # columns of the input rectangle
         operations: int  # the most operations in the list (at least half of it is drawn)
+        shifts: bool = True  # wrapping shifts among the operations, and the list redrawn until undoing it differs
 
-    presets = (Config(3, 4, 1), Config(4, 4, 2), Config(4, 5, 3), Config(5, 6, 4), Config(6, 7, 5))
+    presets = (Config(3, 4, 1, shifts=False), Config(4, 4, 2), Config(4, 5, 3), Config(5, 6, 4), Config(6, 7, 5))
     growth = Growth(steps={"rows": 1, "cols": 1, "operations": 1})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        reach = min(config.rows, config.cols) - 1  # a shift fits every orientation of the rectangle
+
+        def operation() -> str:
+            if config.shifts and rng.random() < SHIFT_SHARE:
+                return f"{rng.choice(('right', 'left', 'down', 'up'))}:{rng.randint(1, reach)}"
+            return rng.choice(list(OPERATIONS))
+
         def draw() -> tuple[Grid, list[str]]:
             count = rng.randint(max(1, (config.operations + 1) // 2), config.operations)
-            return random_grid(rng, config.rows, config.cols), [rng.choice(list(OPERATIONS)) for _ in range(count)]
+            return random_grid(rng, config.rows, config.cols), [operation() for _ in range(count)]
 
         def asymmetric(drawn: tuple[Grid, list[str]]) -> bool:
             grid, operations = drawn
-            return len(set(symmetry_images(grid))) == 8 and transformed(grid, operations) != grid
+            if len(set(symmetry_images(grid))) != 8:
+                return False
+            result = transformed(grid, operations)
+            if result == grid:
+                return False
+            return not config.shifts or result not in (
+                transformed(grid, inverse(operations)),
+                transformed(grid, operations[::-1]) if len(operations) > 1 else None,
+            )
 
         grid, operations = retry(draw, asymmetric, what="an asymmetric shape and a non-identity transform")
         result = transformed(grid, operations)
-        steps = "\n".join(f"{i}. {OPERATIONS[name]}" for i, name in enumerate(operations, 1))
+        steps = "\n".join(f"{i}. {describe(name)}" for i, name in enumerate(operations, 1))
         prompt = (
             f"Here is a grid of {config.rows} rows and {config.cols} columns, # for a filled cell and . for an "
             f"empty one:\n\n" + "\n".join(grid) + "\n\nApply these operations to the whole grid, in order, each "
             f"to the result of the one before:\n{steps}\n\nAnswer with the resulting grid, one row per line, "
             f"using # and . with no spaces. For example (a grid of 2 rows and 3 columns):\n{EXAMPLE}"
         )
-        return Problem(prompt=prompt, answer="\n".join(result),
-                       data={"grid": list(grid), "operations": operations, "result": list(result)})
+        return Problem(
+            prompt=prompt,
+            answer="\n".join(result),
+            data={"grid": list(grid), "operations": operations, "result": list(result)},
+        )
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def rule(reading: Callable[[list[str]], list[str]]) -> Callable[[Problem], str]:
+            return lambda p: "\n".join(transformed(tuple(p.data["grid"]), reading(p.data["operations"])))
+
+        return {"the inverse transform": rule(inverse), "the operations in reverse order": rule(lambda ops: ops[::-1])}
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         given = read_cells(answer)
@@ -130,8 +206,10 @@ class ShapeTransform(Task):
             return Verdict.unparsed("expected a grid of # and . cells, one row per line")
         result = problem.data["result"]
         if len(given) != len(result) or len(given[0]) != len(result[0]):
-            return Verdict.wrong(f"the grid is {len(given)} x {len(given[0])}; the result has "
-                                 f"{len(result)} rows and {len(result[0])} columns")
+            return Verdict.wrong(
+                f"the grid is {len(given)} x {len(given[0])}; the result has "
+                f"{len(result)} rows and {len(result[0])} columns"
+            )
         differing = sum(a != b for row, want in zip(given, result, strict=True) for a, b in zip(row, want, strict=True))
         if differing:
             return Verdict.wrong(f"{differing} cell(s) differ from the transformed grid")
@@ -147,8 +225,13 @@ class ShapeTransform(Task):
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         grid, operations, result = tuple(problem.data["grid"]), problem.data["operations"], problem.data["result"]
-        near = [grid, transformed(grid, operations[:-1]), transformed(grid, operations[::-1]),
-                mirror_left_right(tuple(result)), transpose(tuple(result))]
+        near = [
+            grid,
+            transformed(grid, operations[:-1]),
+            transformed(grid, operations[::-1]),
+            mirror_left_right(tuple(result)),
+            transpose(tuple(result)),
+        ]
         row, col = rng.randrange(len(result)), rng.randrange(len(result[0]))
         flipped = [list(line) for line in result]
         flipped[row][col] = "." if flipped[row][col] == FILLED else FILLED
