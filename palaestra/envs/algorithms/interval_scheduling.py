@@ -195,11 +195,12 @@ def _drop_most_conflicts(spans: list[list[int]], tie: Callable[[list[int], int],
     equals, the last in that order dropped) until no two overlap."""
     near = _neighbours(spans)
     left = set(range(len(spans)))
-    while True:
+    for _ in spans:  # each round drops one, and one activity left overlaps nothing
         worst = max(left, key=lambda i: (len(near[i] & left), *tie(spans[i], i)))
         if not near[worst] & left:
-            return sorted(left)
+            break
         left.discard(worst)
+    return sorted(left)
 
 
 def _trap(rng: random.Random, horizon: int) -> list[list[int]]:

@@ -140,7 +140,7 @@ def effective_steps(operations: list[str]) -> int:
 class ShapeTransform(Task):
     id = "spatial/shape_transform"
     family = "spatial"
-    description = "The ASCII grid after a sequence of rotations and reflections."
+    description = "The ASCII grid after a sequence of rotations, reflections and wrapping shifts."
     tags = ("spatial", "rotation", "grids")
     multiline = True
     version = 2
