@@ -15,12 +15,10 @@ the tests fail on the old generator.
 from __future__ import annotations
 
 import math
-import random
 
 import pytest
 
 import palaestra
-from palaestra.envs.operations.shift_scheduling import relaxed_starts
 from palaestra.kit.base import sample
 from palaestra.solvers.lp import maximise
 
@@ -71,12 +69,3 @@ def test_shift_scheduling_lp_rounding_is_not_optimal_past_the_presets(level):
     seeds = range(6)
     assert _paid(level, lambda d: [math.ceil(v) for v in _vertex(d)], seeds) == 0
     assert _paid(level, _rounded_down_repaired, seeds) == 0
-
-
-def test_shift_scheduling_integer_simplex_is_the_shared_simplex():
-    rng = random.Random(26)
-    for _ in range(25):
-        n = rng.randint(5, 14)
-        top = rng.randint(7, 40)
-        demand = [rng.randint(top // 3, top) for _ in range(n)]
-        assert relaxed_starts(demand, n - 2) == _vertex(demand)

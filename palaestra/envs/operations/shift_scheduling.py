@@ -12,7 +12,8 @@ needs more workers than the minimum: the greedy (add a worker on the start day t
 unmet demand, repeatedly) and rounding the LP relaxation (up; or down, then repaired greedily and
 stripped of spare workers). The minimum always equals the LP bound rounded up, so the roundings of
 the relaxation's vertex were optimal in most problems of version 1. Version 3 applies that LP filter at
-every level (version 2 stopped at the presets' 8 days, where the exact LP in fractions got too slow, so
+every level (version 2 stopped at the presets' 8 days, where the exact LP in fractions got too slow; solvers.lp
+now pivots in whole numbers, about twenty times faster; so
 the roundings solved 72-99% of the problems from level 5 on) and, past 8 days, draws the demands from a
 band near the top (a wide band leaves the largest demand as the bound: the LP is integral and rounding
 it exact).
@@ -29,6 +30,7 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.solvers.lp import maximise
 from palaestra.verifiers.assignments import read_values
 from palaestra.verifiers.numeric import read_integer
 
@@ -164,43 +166,12 @@ def greedy_starts(demand: Sequence[int], k: int) -> list[int]:
 
 def relaxed_starts(demand: Sequence[int], k: int) -> list[Fraction]:
     """An optimal solution of the LP relaxation (fractional start counts), exactly: the prices of the dual packing
-    program max d.y subject to, for every start day, the days its block covers summing to at most 1.
-
-    The same simplex as :func:`palaestra.solvers.lp.maximise` (the same Bland pivots from the same tableau, so the
-    same vertex), run on integers: every entry is kept multiplied by the current basis's determinant, and each pivot
-    divides exactly by the previous one (fraction-free elimination), which is about twenty times faster than
-    Fractions (half a millisecond at 14 days instead of ten), so the LP filter fits every level."""
+    program max d.y subject to, for every start day, the days its block covers summing to at most 1."""
     n = len(demand)
-    # tableau rows [A | I | b] for A the blocks' rows (block s covers days s, ..., s + k - 1), b = 1
-    rows = [[1 if (j - s) % n < k else 0 for j in range(n)] + [int(i == s) for i in range(n)] + [1] for s in range(n)]
-    objective = [-int(d) for d in demand] + [0] * (n + 1)
-    basis = [n + s for s in range(n)]
-    scale = 1  # the true tableau is these integers divided by scale (> 0: every pivot entry is positive)
-    for _ in range(10_000):  # Bland's rule never cycles; the cap is never reached
-        entering = next((j for j in range(2 * n) if objective[j] < 0), None)
-        if entering is None:
-            break
-        leaving = -1
-        for i in range(n):
-            if rows[i][entering] > 0:
-                if leaving < 0:
-                    leaving = i
-                    continue
-                here = rows[i][-1] * rows[leaving][entering]  # ratios compared crosswise (positive denominators)
-                there = rows[leaving][-1] * rows[i][entering]
-                if here < there or (here == there and basis[i] < basis[leaving]):
-                    leaving = i
-        assert leaving >= 0  # bounded: every day lies in some block
-        pivot_row, pivot = rows[leaving], rows[leaving][entering]
-        for i in range(n):
-            if i != leaving:
-                factor = rows[i][entering]
-                rows[i] = [(v * pivot - factor * w) // scale for v, w in zip(rows[i], pivot_row)]
-        factor = objective[entering]
-        objective = [(v * pivot - factor * w) // scale for v, w in zip(objective, pivot_row)]
-        scale = pivot
-        basis[leaving] = entering
-    return [Fraction(v, scale) for v in objective[n:2 * n]]
+    blocks = [[1 if (j - s) % n < k else 0 for j in range(n)] for s in range(n)]
+    solution = maximise(list(demand), blocks, [1] * n)
+    assert solution is not None  # bounded: every day lies in some block
+    return solution.duals
 
 
 def _repaired(demand: Sequence[int], k: int, starts: list[int]) -> list[int]:
