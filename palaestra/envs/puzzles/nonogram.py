@@ -6,21 +6,33 @@ and where it leaves cells open a SAT solver (each line takes exactly one of the 
 clue allows; the picture blocked), proves that no other picture has these clues; pictures with a
 twin are drawn again, so every puzzle has exactly one solution.
 
+From level 2 on (version 2) line logic alone must stall: the textbook method (per row and column,
+the cells every placement consistent with the known cells agrees on, repeated until nothing changes;
+heuristic ``line solving``) solved 98-100% of version 1's puzzles at every level, so they never
+needed more. Now a picture whose clues line logic finishes is drawn again; where the clues leave
+other pictures, cells are revealed (given in the prompt) one at a time: a cell on which the SAT
+solver's other picture differs, the one after which line logic leaves most cells open, until the
+solver proves the picture the only one that keeps the revealed cells; a picture where every
+such reveal lets line logic finish is drawn again. Line solving now solves none of levels 2-4.
+Levels 0-1 are unchanged (the same problems for every seed). Levels past the presets (13x13 and
+up) keep version 1's rule: at those sizes a picture line logic cannot finish is rare enough that
+the search passes the CPU bound, so line solving still solves them (a known gap).
+
 The answer is the picture, one row per line, ``#`` for a shaded cell and ``.`` for an empty
 one (``X``, ``1`` or ``■`` for shaded and ``0`` for empty are read too); the verifier recomputes
-every clue from it.
+every clue from it and checks the revealed cells.
 
-Generation speed: about 1,600 problems/s at level 4 and 270 at level 9 on this 2-core machine (CPU time).
-Line logic (a cell every placement of its row or column agrees on is known) settles most pictures
-without a solver; the SAT encoding is built only for the cells it leaves open, over the placements
-that agree with the known ones. About 1 picture in 6 is redrawn because another picture has the
-same clues. The proof is what makes the puzzle have exactly one solution, which the answer check
-(the recomputed clues) relies on being the intended one.
-"""
+Generation speed (CPU time, this 2-core machine): below 1 ms per problem at levels 0-1, about 7 ms
+at level 2, 9 ms at level 3 and 15-20 ms at level 4 (a few pictures are drawn per problem there;
+each reveal tries up to 8 cells), about 11 ms at level 9 (density back at 0.6 past the presets). Line logic settles most pictures without a solver; the SAT encoding is built
+only for the cells it leaves open, over the placements that agree with the known ones. The proof is
+what makes the puzzle have exactly one solution, which the answer check (the recomputed clues and
+revealed cells) relies on being the intended one."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -36,7 +48,7 @@ from palaestra.envs.puzzles.common import (
     read_marks,
     with_spaces,
 )
-from palaestra.generators.nonogram import clue_text, line_solve, placements, runs
+from palaestra.generators.nonogram import clue_text, line_solve, placement_masks, placements, runs
 
 _SHADED, _EMPTY = "#X1■", ".0"
 
@@ -48,33 +60,45 @@ class Nonogram(Task):
     description = "Shade a grid so that every row and column shows its clue's runs of shaded cells (one solution)."
     tags = ("puzzle", "grid", "constraint-satisfaction")
     multiline = True
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
         rows: int
         cols: int
         density: float  # chance a cell of the picture is shaded
+        stall: bool = False  # line logic alone must not finish (cells revealed where the clues leave twins)
 
     presets = (
         Config(rows=5, cols=5, density=0.55),
         Config(rows=6, cols=7, density=0.55),
-        Config(rows=8, cols=8, density=0.6),
-        Config(rows=10, cols=10, density=0.6),
-        Config(rows=12, cols=12, density=0.6),
+        Config(rows=8, cols=8, density=0.5, stall=True),
+        Config(rows=10, cols=10, density=0.5, stall=True),
+        Config(rows=12, cols=12, density=0.5, stall=True),
     )
     # Capped at level 10's values: past them generation raises or passes its CPU bound (difficulty saturates).
-    growth = Growth(steps={"rows": 1, "cols": 1}, limits={"rows": 18, "cols": 18})
+    # Past the presets the density goes back to version 1's 0.6 (at 0.5 a 17x17 draw took 0.4 s: most clues have twins).
+    growth = Growth(steps={"rows": 1, "cols": 1, "density": 0.1}, limits={"rows": 18, "cols": 18, "density": 0.6})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rows, cols = config.rows, config.cols
 
-        def draw() -> list[list[bool]]:
-            return [[rng.random() < config.density for _ in range(cols)] for _ in range(rows)]
+        givens: list[tuple[int, int, bool]] = []
+        if config.stall and rows * cols <= _STALL_CELLS:
+            picture, givens = retry(lambda: _stalling(rng, rows, cols, config.density),
+                                    what="a unique picture that line logic cannot finish")
+        else:
+            def draw() -> list[list[bool]]:
+                return [[rng.random() < config.density for _ in range(cols)] for _ in range(rows)]
 
-        picture = retry(draw, accept=_unique, what="a picture no other picture shares clues with")
+            picture = retry(draw, accept=_unique, what="a picture no other picture shares clues with")
         row_clues = [runs(row) for row in picture]
         col_clues = [runs([picture[r][c] for r in range(rows)]) for c in range(cols)]
 
+        revealed = ""
+        if givens:
+            revealed = ("\n\nRevealed cells (part of the puzzle; the solution must keep them):\n"
+                        + "\n".join(f"row {r + 1}, column {c + 1}: {'shaded' if v else 'empty'}" for r, c, v in givens))
         prompt = (
             f"Solve this {rows}x{cols} nonogram. Shade cells so that each row and each column shows exactly the "
             "runs of consecutive shaded cells its clue lists, in order (rows left to right, columns top to "
@@ -83,11 +107,15 @@ class Nonogram(Task):
             "Row clues (top to bottom):\n" + "\n".join(f"row {r + 1}: {clue_text(c)}" for r, c in enumerate(row_clues))
             + "\n\nColumn clues (left to right):\n"
             + "\n".join(f"column {c + 1}: {clue_text(k)}" for c, k in enumerate(col_clues))
+            + revealed
             + f"\n\nGive the shaded grid as {rows} lines of {cols} characters, # for a shaded cell and . for an "
             "empty one. For example, a 2x3 grid with a shaded top row would be written:\n###\n..."
         )
         answer = "\n".join("".join("#" if v else "." for v in row) for row in picture)
-        return Problem(prompt=prompt, answer=answer, data={"rows": row_clues, "cols": col_clues})
+        data: dict = {"rows": row_clues, "cols": col_clues}
+        if givens:
+            data["givens"] = [[r, c, v] for r, c, v in givens]
+        return Problem(prompt=prompt, answer=answer, data=data)
 
     def difficulty(self, problem: Problem) -> float:
         """Cells in the grid plus half the blocks of the clues (the runs to place)."""
@@ -106,7 +134,15 @@ class Nonogram(Task):
         for c in range(cols):
             if runs([grid[r][c] for r in range(rows)]) != col_clues[c]:
                 return Verdict.wrong(f"column {c + 1} does not match its clue")
+        for r, c, shaded in problem.data.get("givens", ()):
+            if grid[r][c] != shaded:
+                return Verdict.wrong(f"the revealed cell at row {r + 1}, column {c + 1} was changed")
         return Verdict.right()
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        """Line solving: per row and column, the cells every placement that fits the known cells agrees on,
+        repeated until nothing changes (cells left open are written empty)."""
+        return {"line solving": _line_answer}
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
@@ -152,3 +188,125 @@ def _unique(picture: list[list[bool]]) -> bool:
             return not solver.satisfiable()
     except BudgetExhausted:
         return False
+
+
+# Level 4's grid: past it a stalling picture is rare enough that the search passes the CPU bound.
+_STALL_CELLS = 144
+_CANDIDATES = 8  # cells tried per reveal (a random sample of those the other picture differs on)
+
+
+def _propagate(rows: int, options: list[list[int]], known: list[int], shaded: list[int], pending: set[int]) -> bool:
+    """Line logic in place: lines ``0..rows-1`` are rows, then columns; ``known``/``shaded`` are per-line
+    bit masks (bit i: cell i of the line) and ``options`` the placements (masks) each line still allows.
+    Repeats until nothing changes; False when a line has no placement left (the known cells contradict)."""
+    cols = len(options) - rows
+    while pending:
+        line = pending.pop()
+        kn, sh = known[line], shaded[line]
+        fitting = [mask for mask in options[line] if mask & kn == sh]
+        if not fitting:
+            return False
+        options[line] = fitting
+        always, ever = -1, 0
+        for mask in fitting:
+            always &= mask
+            ever |= mask
+        full = (1 << (cols if line < rows else rows)) - 1
+        new = (always | (full & ~ever)) & ~kn
+        if not new:
+            continue
+        known[line] = kn | new
+        shaded[line] = sh | (always & new)
+        across, bit = (rows, 1 << line) if line < rows else (0, 1 << (line - rows))
+        i = 0
+        while new:
+            if new & 1:
+                known[across + i] |= bit
+                if always >> i & 1:
+                    shaded[across + i] |= bit
+                pending.add(across + i)
+            new >>= 1
+            i += 1
+    return True
+
+
+def _line_state(row_clues: list, col_clues: list, givens: list) -> tuple[list[list[int]], list[int], list[int], bool]:
+    rows, cols = len(row_clues), len(col_clues)
+    options = [list(placement_masks(cols, tuple(clue))) for clue in row_clues]
+    options += [list(placement_masks(rows, tuple(clue))) for clue in col_clues]
+    known, shaded = [0] * (rows + cols), [0] * (rows + cols)
+    for r, c, value in givens:
+        known[r] |= 1 << c
+        known[rows + c] |= 1 << r
+        if value:
+            shaded[r] |= 1 << c
+            shaded[rows + c] |= 1 << r
+    consistent = _propagate(rows, options, known, shaded, set(range(rows + cols)))
+    return options, known, shaded, consistent
+
+
+def _open(rows: int, cols: int, known: list[int]) -> int:
+    full = (1 << cols) - 1
+    return sum((full & ~known[r]).bit_count() for r in range(rows))
+
+
+def _line_answer(problem: Problem) -> str:
+    """The grid line logic reaches from the clues and revealed cells (open cells written as empty)."""
+    row_clues, col_clues = problem.data["rows"], problem.data["cols"]
+    _, _, shaded, _ = _line_state(row_clues, col_clues, problem.data.get("givens", []))
+    return "\n".join("".join("#" if shaded[r] >> c & 1 else "." for c in range(len(col_clues)))
+                     for r in range(len(row_clues)))
+
+
+def _stalling(rng: random.Random, rows: int, cols: int, density: float
+              ) -> tuple[list[list[bool]], list[tuple[int, int, bool]]] | None:
+    """A picture and revealed cells that make it the only fit while line logic stalls, or None.
+
+    Cells are revealed one at a time while the SAT solver finds another picture with the clues and
+    the cells revealed so far: of (a sample of) the cells where that picture differs, the one after
+    which line logic leaves most cells open. None when line logic finishes the bare clues, when every
+    such reveal lets it finish, or when a proof runs out of budget."""
+    picture = [[rng.random() < density for _ in range(cols)] for _ in range(rows)]
+    clues = [runs(row) for row in picture] + [runs([picture[r][c] for r in range(rows)]) for c in range(cols)]
+    options, known, shaded, _ = _line_state(clues[:rows], clues[rows:], [])
+    open_cells = [(r, c) for r in range(rows) for c in range(cols) if not known[r] >> c & 1]
+    if not open_cells:
+        return None
+    cnf = CNF()
+    cell = [[cnf.var((r, c)) for c in range(cols)] for r in range(rows)]
+    for line, fitting in enumerate(options):  # only the open cells: the placements left agree on the others
+        variables = cell[line] if line < rows else [cell[r][line - rows] for r in range(rows)]
+        free = [(i, v) for i, v in enumerate(variables) if not known[line] >> i & 1]
+        if not free:
+            continue
+        chosen = [cnf.auxiliary() for _ in fitting]
+        cnf.add(chosen)
+        for choice, mask in zip(chosen, fitting):
+            cnf.clauses.extend([-choice, v if mask >> i & 1 else -v] for i, v in free)
+    cnf.add([-cell[r][c] if picture[r][c] else cell[r][c] for r, c in open_cells])  # another picture
+    givens: list[tuple[int, int, bool]] = []
+    try:
+        with ProofSolver(cnf, PROOF_BUDGET) as solver:
+            while (model := solver.model([cell[r][c] if v else -cell[r][c] for r, c, v in givens])) is not None:
+                differ = [(r, c) for r, c in open_cells if model[(r, c)] != picture[r][c]]
+                if len(differ) > _CANDIDATES:
+                    differ = rng.sample(differ, _CANDIDATES)
+                best, state, reveal = 0, None, None
+                for r, c in differ:
+                    trial = (options[:], known[:], shaded[:])
+                    trial[1][r] |= 1 << c
+                    trial[1][rows + c] |= 1 << r
+                    if picture[r][c]:
+                        trial[2][r] |= 1 << c
+                        trial[2][rows + c] |= 1 << r
+                    _propagate(rows, *trial, {r, rows + c})
+                    left = _open(rows, cols, trial[1])
+                    if left > best:
+                        best, state, reveal = left, trial, (r, c, picture[r][c])
+                if reveal is None or state is None:
+                    return None
+                givens.append(reveal)
+                options, known, shaded = state
+    except BudgetExhausted:
+        return None
+    return picture, sorted(givens)
