@@ -20,7 +20,8 @@ Example::
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 
 def runs(line: Iterable[bool]) -> list[int]:
@@ -73,37 +74,60 @@ def line_solve(row_clues: list[tuple[int, ...]], col_clues: list[tuple[int, ...]
     a puzzle it leaves open may still have one solution. Clues that no grid fits leave every cell as
     known as the contradiction left it (callers pass clues of a real picture)."""
     rows, cols = len(row_clues), len(col_clues)
-    grid: list[list[bool | None]] = [[None] * cols for _ in range(rows)]
+    _, known, shaded, _ = line_state(row_clues, col_clues)
+    return [[bool(shaded[r] >> c & 1) if known[r] >> c & 1 else None for c in range(cols)] for r in range(rows)]
+
+
+def line_state(row_clues: Sequence[Sequence[int]], col_clues: Sequence[Sequence[int]],
+               givens: Iterable[Sequence[Any]] = ()) -> tuple[list[list[int]], list[int], list[int], bool]:
+    """Line logic from the clues and ``givens`` (``(row, column, shaded)`` cells known from the start), as bit
+    masks for :func:`propagate` to go on from: ``(options, known, shaded, consistent)``, see there."""
+    rows, cols = len(row_clues), len(col_clues)
     options = [list(placement_masks(cols, tuple(clue))) for clue in row_clues]
     options += [list(placement_masks(rows, tuple(clue))) for clue in col_clues]
-    pending = set(range(rows + cols))
+    known, shaded = [0] * (rows + cols), [0] * (rows + cols)
+    for r, c, value in givens:
+        known[r] |= 1 << c
+        known[rows + c] |= 1 << r
+        if value:
+            shaded[r] |= 1 << c
+            shaded[rows + c] |= 1 << r
+    consistent = propagate(rows, options, known, shaded, set(range(rows + cols)))
+    return options, known, shaded, consistent
+
+
+def propagate(rows: int, options: list[list[int]], known: list[int], shaded: list[int], pending: set[int]) -> bool:
+    """Line logic in place, from the lines in ``pending``: lines ``0..rows-1`` are the rows, then the columns;
+    ``known`` and ``shaded`` are per-line bit masks (bit i: cell i of the line) and ``options`` the placements
+    (masks) each line still allows. Repeats until nothing changes; False when a line has no placement left
+    (the known cells contradict the clues)."""
+    cols = len(options) - rows
     # A line is queued again only when one of its cells becomes known: at most one queueing per cell.
-    for _ in range(rows + cols + rows * cols):
+    for _ in range(len(pending) + rows * cols):
         if not pending:
             break
         line = pending.pop()
-        if line < rows:
-            cells = [(line, c) for c in range(cols)]
-        else:
-            cells = [(r, line - rows) for r in range(rows)]
-        known = shaded = 0
-        for i, (r, c) in enumerate(cells):
-            if grid[r][c] is not None:
-                known |= 1 << i
-                shaded |= (1 << i) if grid[r][c] else 0
-        fitting = [mask for mask in options[line] if mask & known == shaded]
-        options[line] = fitting
+        was_known, was_shaded = known[line], shaded[line]
+        fitting = [mask for mask in options[line] if mask & was_known == was_shaded]
         if not fitting:
-            break
+            return False
+        options[line] = fitting
         always, ever = -1, 0
         for mask in fitting:
             always &= mask
             ever |= mask
-        for i, (r, c) in enumerate(cells):
-            if grid[r][c] is None and (always >> i & 1 or not ever >> i & 1):
-                grid[r][c] = bool(always >> i & 1)
-                pending.add(c + rows if line < rows else r)
-    return grid
+        full = (1 << (cols if line < rows else rows)) - 1
+        new = (always | (full & ~ever)) & ~was_known
+        known[line] = was_known | new
+        shaded[line] = was_shaded | (always & new)
+        across, bit = (rows, 1 << line) if line < rows else (0, 1 << (line - rows))
+        for i in range(new.bit_length()):
+            if new >> i & 1:
+                known[across + i] |= bit
+                if always >> i & 1:
+                    shaded[across + i] |= bit
+                pending.add(across + i)
+    return True
 
 
 @functools.lru_cache(maxsize=200_000)

@@ -48,7 +48,7 @@ from palaestra.envs.puzzles.common import (
     read_marks,
     with_spaces,
 )
-from palaestra.generators.nonogram import clue_text, line_solve, placement_masks, placements, runs
+from palaestra.generators.nonogram import clue_text, line_solve, line_state, placements, propagate, runs
 
 _SHADED, _EMPTY = "#X1■", ".0"
 
@@ -195,56 +195,6 @@ _STALL_CELLS = 144
 _CANDIDATES = 8  # cells tried per reveal (a random sample of those the other picture differs on)
 
 
-def _propagate(rows: int, options: list[list[int]], known: list[int], shaded: list[int], pending: set[int]) -> bool:
-    """Line logic in place: lines ``0..rows-1`` are rows, then columns; ``known``/``shaded`` are per-line
-    bit masks (bit i: cell i of the line) and ``options`` the placements (masks) each line still allows.
-    Repeats until nothing changes; False when a line has no placement left (the known cells contradict)."""
-    cols = len(options) - rows
-    while pending:
-        line = pending.pop()
-        kn, sh = known[line], shaded[line]
-        fitting = [mask for mask in options[line] if mask & kn == sh]
-        if not fitting:
-            return False
-        options[line] = fitting
-        always, ever = -1, 0
-        for mask in fitting:
-            always &= mask
-            ever |= mask
-        full = (1 << (cols if line < rows else rows)) - 1
-        new = (always | (full & ~ever)) & ~kn
-        if not new:
-            continue
-        known[line] = kn | new
-        shaded[line] = sh | (always & new)
-        across, bit = (rows, 1 << line) if line < rows else (0, 1 << (line - rows))
-        i = 0
-        while new:
-            if new & 1:
-                known[across + i] |= bit
-                if always >> i & 1:
-                    shaded[across + i] |= bit
-                pending.add(across + i)
-            new >>= 1
-            i += 1
-    return True
-
-
-def _line_state(row_clues: list, col_clues: list, givens: list) -> tuple[list[list[int]], list[int], list[int], bool]:
-    rows, cols = len(row_clues), len(col_clues)
-    options = [list(placement_masks(cols, tuple(clue))) for clue in row_clues]
-    options += [list(placement_masks(rows, tuple(clue))) for clue in col_clues]
-    known, shaded = [0] * (rows + cols), [0] * (rows + cols)
-    for r, c, value in givens:
-        known[r] |= 1 << c
-        known[rows + c] |= 1 << r
-        if value:
-            shaded[r] |= 1 << c
-            shaded[rows + c] |= 1 << r
-    consistent = _propagate(rows, options, known, shaded, set(range(rows + cols)))
-    return options, known, shaded, consistent
-
-
 def _open(rows: int, cols: int, known: list[int]) -> int:
     full = (1 << cols) - 1
     return sum((full & ~known[r]).bit_count() for r in range(rows))
@@ -253,7 +203,7 @@ def _open(rows: int, cols: int, known: list[int]) -> int:
 def _line_answer(problem: Problem) -> str:
     """The grid line logic reaches from the clues and revealed cells (open cells written as empty)."""
     row_clues, col_clues = problem.data["rows"], problem.data["cols"]
-    _, _, shaded, _ = _line_state(row_clues, col_clues, problem.data.get("givens", []))
+    _, _, shaded, _ = line_state(row_clues, col_clues, problem.data.get("givens", []))
     return "\n".join("".join("#" if shaded[r] >> c & 1 else "." for c in range(len(col_clues)))
                      for r in range(len(row_clues)))
 
@@ -268,7 +218,7 @@ def _stalling(rng: random.Random, rows: int, cols: int, density: float
     such reveal lets it finish, or when a proof runs out of budget."""
     picture = [[rng.random() < density for _ in range(cols)] for _ in range(rows)]
     clues = [runs(row) for row in picture] + [runs([picture[r][c] for r in range(rows)]) for c in range(cols)]
-    options, known, shaded, _ = _line_state(clues[:rows], clues[rows:], [])
+    options, known, shaded, _ = line_state(clues[:rows], clues[rows:], [])
     open_cells = [(r, c) for r in range(rows) for c in range(cols) if not known[r] >> c & 1]
     if not open_cells:
         return None
@@ -287,7 +237,10 @@ def _stalling(rng: random.Random, rows: int, cols: int, density: float
     givens: list[tuple[int, int, bool]] = []
     try:
         with ProofSolver(cnf, PROOF_BUDGET) as solver:
-            while (model := solver.model([cell[r][c] if v else -cell[r][c] for r, c, v in givens])) is not None:
+            for _ in open_cells:  # each round reveals another open cell
+                model = solver.model([cell[r][c] if v else -cell[r][c] for r, c, v in givens])
+                if model is None:
+                    return picture, sorted(givens)
                 differ = [(r, c) for r, c in open_cells if model[(r, c)] != picture[r][c]]
                 if len(differ) > _CANDIDATES:
                     differ = rng.sample(differ, _CANDIDATES)
@@ -299,7 +252,7 @@ def _stalling(rng: random.Random, rows: int, cols: int, density: float
                     if picture[r][c]:
                         trial[2][r] |= 1 << c
                         trial[2][rows + c] |= 1 << r
-                    _propagate(rows, *trial, {r, rows + c})
+                    propagate(rows, *trial, {r, rows + c})
                     left = _open(rows, cols, trial[1])
                     if left > best:
                         best, state, reveal = left, trial, (r, c, picture[r][c])
@@ -309,4 +262,4 @@ def _stalling(rng: random.Random, rows: int, cols: int, density: float
                 options, known, shaded = state
     except BudgetExhausted:
         return None
-    return picture, sorted(givens)
+    return None  # not reached: a reveal never leaves line logic done, so some cell stays open
