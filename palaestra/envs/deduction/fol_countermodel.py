@@ -12,9 +12,15 @@ false in it and premises true in it, so a countermodel within the bound exists b
 To keep the search from being a guess, each argument must rule out a batch of easy countermodels
 (probes): with unary predicates only, every structure of size <= N up to isomorphism (a few
 look-alikes of the planted one may stay); with relations, 200 random structures, half of them
-sparse with two elements (what a solver finds first). The conclusion is the best of a few (true
-in the most probes) and each premise the best of a few (ruling out the most probes still left);
-all the probes are evaluated at once with bit masks. A SAT solver (the sentences grounded over a
+sparse with two elements (what a solver finds first). The probes also hold 256 uniformly random
+structures of each size from 2 to N (to 4 past the presets). The conclusion is the best of a dozen
+(true in the most probes) and each premise the best of a few (ruling out the most probes where the conclusion fails, less the
+uniform ones where it holds, weighed by their current ratio); all the probes are evaluated at once
+with bit masks. Premises are added (up to two past ``max_premises``) until, at every size, at most
+``COUNTERMODEL_SHARE`` (a quarter) of the uniform probes where the premises hold are countermodels,
+and an argument is kept only when that also holds of 2,048 fresh uniformly random structures of
+each size: a random model of the premises, found without reading the conclusion, is rarely a
+countermodel (``heuristics``). A SAT solver (the sentences grounded over a
 one-element domain) proves no countermodel has fewer than ``min_size`` elements, and neither the
 all-empty nor the all-full structure of any allowed size is one. Unlike deduction/fol_evaluate
 (the truth value of one sentence in a given structure) the structure here is to be built.
@@ -26,8 +32,14 @@ Answer format, one statement per line (``;`` also separates); a predicate left o
     Q = {}
     L = {(1, 2), (3, 3)}
 
-Generation speed: about 140 problems/s at level 4. Most of the time goes to evaluating candidate sentences on the
-probes (200 random structures with relations, every small structure without) to keep, of a few candidates each, the
+Version 2: countermodels are at most a quarter of the premises' random models at each size. In version 1 a
+uniformly random model of the premises of the largest size, ignoring the conclusion, was a countermodel 0.55, 0.53
+and 0.69 of the time at levels 0, 2 and 4 (150 seeds each), and the first model a SAT solver finds for the premises
+alone 0.57, 0.47 and 0.56; now 0.11, 0.08 and 0.07, and 0.13, 0.09 and 0.16 (random models with atoms true at
+chance 3/4: 0.22, 0.16, 0.13; at 1/4: 0.14, 0.13, 0.09). Past the presets only sizes up to 4 are sampled.
+
+Generation speed: about 45 problems/s at level 4 (140 in version 1: a draw now fails more often). Most of the time
+goes to evaluating candidate sentences on the probes (200 random structures with relations, every small structure without) to keep, of a few candidates each, the
 conclusion and premises that rule out the most easy countermodels, and to the SAT proof of the smallest
 countermodel size; both are kept because without them a tiny, empty or first-found structure would earn reward.
 """
@@ -37,6 +49,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,10 +79,17 @@ _MAX_STATEMENTS = 32
 _PROBES = 100  # random structures of each kind
 _LEFT = 3  # monadic probes left as countermodels when the premises are complete (the planted one's look-alikes)
 _CHOICES = 6  # candidate sentences compared at each step
+_CONCLUSIONS = 12  # candidate conclusions compared
+_EXTRA = 2  # premises past max_premises that may be added to make countermodels rare among the premises' models
+_UNIFORM = 256  # uniform random structures of each size from 2 to N among the probes (their premise models)
+_LARGEST_SAMPLED = 4  # the largest size sampled (every preset's bound); past it sampling costs too much CPU
+_SAMPLE = 2048  # fresh uniform random structures of each size that measure the countermodels' share
+COUNTERMODEL_SHARE = 0.25  # at most this share of the premises' sampled models of each size are countermodels
 _DOMAIN_NAMES = frozenset({"domain", "d", "universe", "u", "size", "n", "|d|", "dom"})
 _STATEMENT = re.compile(r"^([A-Za-z|]{1,8})\s*(?::=|=|:)\s*(.*)$")
 _PAIR = re.compile(r"[(<⟨]\s*(\d{1,3})\s*,\s*(\d{1,3})\s*[)>⟩]")
-_ELLIPSIS_SET = re.compile(r"^1\s*,\s*(?:2\s*,\s*)?(?:\.\.\.|…|\\ldots|\\dots|\\cdots)\s*,\s*(\d{1,3})$")
+# {1, ..., n}, {1, 2, ..., n} and the range {1..n}
+_ELLIPSIS_SET = re.compile(r"^1\s*(?:,\s*(?:2\s*,\s*)?)?(?:\.\.\.|\.\.|…|\\ldots|\\dots|\\cdots)\s*,?\s*(\d{1,3})$")
 _NEXT_STATEMENT = re.compile(r"\s*[A-Za-z|]{1,8}\s*(?::=|=|:)")
 _LATEX_NAME = re.compile(r"\\(?:text|mathrm|mathit|textrm|operatorname)\{([A-Za-z|]{1,8})\}")
 _EMPTY = frozenset({"", "∅", "\\emptyset", "\\varnothing", "empty", "none"})
@@ -82,6 +102,7 @@ class FolCountermodel(Task):
     description = "Build a finite structure in which given first-order premises are true and a conclusion false."
     tags = ("logic", "first-order-logic", "model-finding", "countermodel")
     multiline = True
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -89,7 +110,8 @@ class FolCountermodel(Task):
         min_size: int  # no countermodel has fewer elements (proved by SAT at generation; random
         # sentences almost never force 3 elements, so every level asks for 2)
         min_premises: int
-        max_premises: int  # premises are added until no probe structure is a countermodel
+        max_premises: int  # premises are added until no probe structure is a countermodel (and up to two more
+        # until countermodels are rare among the premises' uniformly random models)
         quantifiers: tuple[int, ...]  # quantifiers per sentence, drawn from these
         connectives: int
         unary: int  # predicates P, Q, R in the vocabulary
@@ -109,8 +131,12 @@ class FolCountermodel(Task):
         unary, binary = UNARY[: config.unary], BINARY[: config.binary]
 
         probes = _probes(rng, config.max_domain, unary, binary)
-        batch = TruthBatch(probes)
-        planted_bit = len(probes)
+        sizes = range(2, min(config.max_domain, _LARGEST_SAMPLED) + 1)  # no countermodel has one element
+        batch = _with_uniform(TruthBatch(probes), rng, sizes, _UNIFORM, unary, binary)
+        planted_bit = batch.count
+        small = (1 << len(probes)) - 1  # the easy countermodels' bits; the uniform structures' come after
+        blocks = [((1 << _UNIFORM) - 1) << (len(probes) + i * _UNIFORM) for i in range(len(sizes))]  # per size
+        uniform = ((1 << planted_bit) - 1) ^ small
         left = 0 if binary else _LEFT  # random probes never include the planted structure's look-alikes
 
         def draw() -> tuple[list[list], list] | None:
@@ -126,26 +152,42 @@ class FolCountermodel(Task):
                 return made, bits
 
             # The best of a few conclusions false in the planted structure: the one true in most probes.
-            options = [option for option in (_first(lambda: sentence(False), 20) for _ in range(_CHOICES))
+            options = [option for option in (_first(lambda: sentence(False), 20) for _ in range(_CONCLUSIONS))
                        if option is not None]
             if not options:
                 return None
             every = (1 << planted_bit) - 1  # the probes' bits
-            conclusion, true_in = max(options, key=lambda option: option[1].bit_count())
-            easy = every & ~true_in  # the probes where the conclusion fails
+            conclusion, true_in_conclusion = max(options, key=lambda option: option[1].bit_count())
+            easy = every & ~true_in_conclusion  # the probes where the conclusion fails
+            good = every & true_in_conclusion & uniform  # the uniform probes where the premises and conclusion hold
             premises: list[list] = []
-            for _ in range(config.max_premises):
-                if len(premises) >= config.min_premises and easy.bit_count() <= left:
+
+            def rare() -> bool:
+                return all((easy & block).bit_count() <= 0.8 * COUNTERMODEL_SHARE * (
+                    (easy | good) & block).bit_count() for block in blocks)
+
+            for _ in range(config.max_premises + _EXTRA):
+                if len(premises) >= config.min_premises and (easy & small).bit_count() <= left and rare():
                     break
-                # The best of a few premises true in the planted structure: the one ruling out most probes.
+                if len(premises) >= config.max_premises and (easy & small).bit_count() > left:
+                    break
+                # The best of a few premises true in the planted structure: the one ruling out most probes
+                # where the conclusion fails, less the uniform ones where it holds that it rules out too.
                 options = [option for option in (_first(lambda: sentence(True), 20) for _ in range(_CHOICES))
                            if option is not None and option[0] not in premises and option[0] != conclusion]
                 if not options:
                     return None
-                premise, true_in = max(options, key=lambda option: (easy & ~option[1]).bit_count())
+                ratio = (easy & uniform).bit_count() / max(1, good.bit_count())
+                premise, true_in = max(options, key=lambda option: (easy & ~option[1]).bit_count()
+                                       - ratio * (good & ~option[1]).bit_count())
                 premises.append(premise)
                 easy &= true_in
-            if easy.bit_count() > left or _trivial(premises, conclusion, config, unary, binary):
+                good &= true_in
+            if (easy & small).bit_count() > left or not rare():
+                return None
+            if _trivial(premises, conclusion, config, unary, binary):
+                return None
+            if not _rare(rng, premises, conclusion, sizes, unary, binary):
                 return None
             return premises, conclusion
 
@@ -200,6 +242,12 @@ class FolCountermodel(Task):
         if holds(read, data["conclusion"]):
             return Verdict.wrong("the conclusion is true in this structure")
         return Verdict.right()
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        """A uniformly random model of the premises that ignores the conclusion, of the largest allowed size or a
+        random one (seeded by the prompt): generation keeps it a countermodel at most a quarter of the time."""
+        return {"random model of the premises (largest size)": lambda p: random_premise_model(p, largest=True),
+                "random model of the premises (random size)": lambda p: random_premise_model(p, largest=False)}
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
@@ -453,3 +501,68 @@ def _flip(rng: random.Random, structure: dict) -> dict:
         d = rng.randint(1, n)
         unary[name] = sorted(set(unary[name]) ^ {d})
     return {"size": n, "unary": unary, "binary": binary}
+
+
+def _with_uniform(batch: TruthBatch, rng: random.Random, sizes: range, count: int, unary: tuple[str, ...],
+                  binary: tuple[str, ...]) -> TruthBatch:
+    """``batch`` and then ``count`` uniformly random structures of each size in ``sizes`` (every atom true with
+    chance 1/2), drawn a whole atom's column of bits at a time."""
+    grown = TruthBatch([])
+    grown.count, grown.largest = batch.count, batch.largest
+    grown.present, grown.atoms = dict(batch.present), dict(batch.atoms)
+    for n in sizes:
+        block = ((1 << count) - 1) << grown.count
+        for d in range(1, n + 1):
+            grown.present[d] = grown.present.get(d, 0) | block
+        keys = [(p, d) for p in unary for d in range(1, n + 1)]
+        keys += [(r, a, b) for r in binary for a in range(1, n + 1) for b in range(1, n + 1)]
+        for key in keys:
+            grown.atoms[key] = grown.atoms.get(key, 0) | rng.getrandbits(count) << grown.count
+        grown.count += count
+        grown.largest = max(grown.largest, n)
+    return grown
+
+
+def _premise_models(rng: random.Random, premises: list[list], conclusion: list, n: int, count: int,
+                    unary: tuple[str, ...], binary: tuple[str, ...]) -> tuple[TruthBatch, int, int]:
+    """``count`` uniformly random structures of size ``n``: their batch, the bits of those where every premise
+    holds, and the bits of those that are countermodels."""
+    batch = _with_uniform(TruthBatch([]), rng, range(n, n + 1), count, unary, binary)
+    models = (1 << count) - 1
+    for premise in premises:
+        models &= batch(premise)
+    return batch, models, models & ~batch(conclusion)
+
+
+def _rare(rng: random.Random, premises: list[list], conclusion: list, sizes: range, unary: tuple[str, ...],
+          binary: tuple[str, ...]) -> bool:
+    """Whether, at every size, at most ``COUNTERMODEL_SHARE`` of fresh uniformly random models of the premises are
+    countermodels (a random model of the premises, found without reading the conclusion, is rarely one)."""
+    for n in sizes:
+        _, models, countermodels = _premise_models(rng, premises, conclusion, n, _SAMPLE, unary, binary)
+        if countermodels.bit_count() > COUNTERMODEL_SHARE * models.bit_count():
+            return False
+    return True
+
+
+def _structure_at(batch: TruthBatch, bit: int, n: int, unary: list[str], binary: list[str]) -> dict[str, Any]:
+    """The structure of size ``n`` at ``bit`` of ``batch``."""
+    domain = range(1, n + 1)
+    return {"size": n,
+            "unary": {p: [d for d in domain if batch.atoms.get((p, d), 0) >> bit & 1] for p in unary},
+            "binary": {r: [[a, b] for a in domain for b in domain if batch.atoms.get((r, a, b), 0) >> bit & 1]
+                       for r in binary}}
+
+
+def random_premise_model(problem: Problem, largest: bool) -> str:
+    """A uniformly random model of the premises (seeded by the prompt) that never reads the conclusion: of the
+    largest allowed size, or of a random size from 2 up; the empty structure of that size when none is drawn."""
+    data = problem.data
+    rng = random.Random(problem.prompt)
+    n = data["max_domain"] if largest else rng.randint(2, data["max_domain"])
+    unary, binary = tuple(data["unary"]), tuple(data["binary"])
+    batch, models, _ = _premise_models(rng, data["premises"], ["forall", "x", ["eq", "x", "x"]], n, 4096, unary, binary)
+    if not models:
+        return _format({"size": n, "unary": {p: [] for p in unary}, "binary": {r: [] for r in binary}})
+    chosen = rng.choice([bit for bit in range(4096) if models >> bit & 1])
+    return _format(_structure_at(batch, chosen, n, list(unary), list(binary)))
