@@ -94,3 +94,26 @@ def test_a_range_domain_is_read() -> None:
         assert task.verify(problem, "\n".join([f"domain = {{1..{n}}}", *rest])).correct
         assert task.verify(problem, "\n".join([f"domain = {{1 .. {n}}}", *rest])).correct
         assert not task.verify(problem, "\n".join([f"domain = {{2..{n}}}", *rest])).correct
+
+
+def test_fol_countermodel_reads_a_domain_size_line_a_dollar_name_and_predicates_with_their_variables():
+    from palaestra.envs.deduction.fol_countermodel import read_structure
+
+    problem = palaestra.make("deduction/fol_countermodel", level=2).unwrapped.task.sample(2, 0)
+    lines = (problem.answer or "").split("\n")
+    size = read_structure(problem.answer or "", problem.data["unary"], problem.data["binary"])["size"]
+    unary = set(problem.data["unary"])
+
+    def with_variables(line: str) -> str:
+        name, value = line.split(" = ", 1)
+        return f"{name}{'(x)' if name in unary else '(x, y)'} = {value}"
+
+    spellings = [
+        "\n".join([f"Domain size: {size}", *lines[1:]]),
+        "\n".join(["$D$ = {" + ", ".join(map(str, range(1, size + 1))) + "}", *lines[1:]]),
+        "\n".join([lines[0], *map(with_variables, lines[1:])]),
+    ]
+    for reply in spellings:
+        assert palaestra.score(problem, f"<answer>{reply}</answer>").correct, reply
+    too_big = "\n".join([f"Domain size: {size + 5}", *lines[1:]])
+    assert not palaestra.score(problem, f"<answer>{too_big}</answer>").correct

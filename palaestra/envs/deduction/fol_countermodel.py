@@ -85,12 +85,13 @@ _UNIFORM = 256  # uniform random structures of each size from 2 to N among the p
 _LARGEST_SAMPLED = 4  # the largest size sampled (every preset's bound); past it sampling costs too much CPU
 _SAMPLE = 2048  # fresh uniform random structures of each size that measure the countermodels' share
 COUNTERMODEL_SHARE = 0.25  # at most this share of the premises' sampled models of each size are countermodels
-_DOMAIN_NAMES = frozenset({"domain", "d", "universe", "u", "size", "n", "|d|", "dom"})
-_STATEMENT = re.compile(r"^([A-Za-z|]{1,8})\s*(?::=|=|:)\s*(.*)$")
+_DOMAIN_NAMES = frozenset({"domain", "d", "universe", "u", "size", "n", "|d|", "dom", "domain size"})
+# A name, "domain size", or a predicate with its variables (``P(x) = {1}``, ``L(x, y) = ...``), then its value.
+_STATEMENT = re.compile(r"^([A-Za-z|]{1,8}(?: size)?)(?:\s*\(\s*[a-z]\s*(?:,\s*[a-z]\s*)?\))?\s*(?::=|=|:)\s*(.*)$")
 _PAIR = re.compile(r"[(<⟨]\s*(\d{1,3})\s*,\s*(\d{1,3})\s*[)>⟩]")
 # {1, ..., n}, {1, 2, ..., n} and the range {1..n}
 _ELLIPSIS_SET = re.compile(r"^1\s*(?:,\s*(?:2\s*,\s*)?)?(?:\.\.\.|\.\.|…|\\ldots|\\dots|\\cdots)\s*,?\s*(\d{1,3})$")
-_NEXT_STATEMENT = re.compile(r"\s*[A-Za-z|]{1,8}\s*(?::=|=|:)")
+_NEXT_STATEMENT = re.compile(r"\s*[A-Za-z|]{1,8}(?:\s*\(\s*[a-z]\s*(?:,\s*[a-z]\s*)?\))?\s*(?::=|=|:)")
 _LATEX_NAME = re.compile(r"\\(?:text|mathrm|mathit|textrm|operatorname)\{([A-Za-z|]{1,8})\}")
 _EMPTY = frozenset({"", "∅", "\\emptyset", "\\varnothing", "empty", "none"})
 
@@ -353,9 +354,9 @@ def _split_statements(line: str) -> list[str]:
 
 
 def _clean(statement: str) -> str:
-    """One statement without list bullets, markdown emphasis (``**P** = {1}``) and maths wrappers; no name or
-    extension holds a ``*``."""
-    statement = statement.replace("*", "").lstrip("-• ").strip()
+    """One statement without list bullets, markdown emphasis (``**P** = {1}``) and maths wrappers (``$D$ = ...``);
+    no name or extension holds a ``*`` or a ``$``."""
+    statement = statement.replace("*", "").replace("$", "").lstrip("-• ").strip()
     return strip_wrappers(statement).strip()
 
 
