@@ -1,0 +1,54 @@
+"""Red-team regressions, session 26 (second look): strings and graphs families.
+
+graphs/bridges v3 was paid by peeling the graph's leaves until none was left and answering the peeled
+edges (bridges) or their inner ends (articulation points): the trees hanging off the cycles held every cut in
+0.84-0.96 of bridge problems and 0.49-0.85 of articulation-point problems (0.94 and 0.85 at the top level).
+Version 4 keeps some cut inside the 2-core in every problem.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from palaestra.core.problem import Problem
+from palaestra.core.registry import make_source
+
+BRIDGES = "graphs/bridges"
+
+
+def _score(env: str, problem: Problem, answer: str, **options: object) -> float:
+    task = make_source(env, **options)
+    return task.check(problem, task.format_answer(answer)).reward
+
+
+def _peeled(problem: Problem) -> str:
+    """Leaves removed one by one until none is left; the removed edges, or their ends that were not leaves."""
+    n, edges = problem.data["n"], problem.data["edges"]
+    neighbours = {v: set() for v in range(n)}
+    for u, v in edges:
+        neighbours[u].add(v)
+        neighbours[v].add(u)
+    degree = {v: len(neighbours[v]) for v in range(n)}
+    removed: list[tuple[int, int]] = []
+    changed = True
+    while changed:
+        changed = False
+        for v in range(n):
+            if len(neighbours[v]) == 1:
+                u = neighbours[v].pop()
+                neighbours[u].discard(v)
+                removed.append((min(u, v), max(u, v)))
+                changed = True
+    if "cuts" in problem.data:
+        return " ".join(str(x) for x in sorted({x for e in removed for x in e if degree[x] > 1})) or "none"
+    return ", ".join(f"{u}-{v}" for u, v in sorted(removed)) or "none"
+
+
+@pytest.mark.parametrize("target", ["bridges", "articulation_points"])
+def test_bridges_are_not_the_trees_hanging_off_the_cycles(target: str) -> None:
+    task = make_source(BRIDGES, target=target)
+    problems = [task.sample(level, seed) for level in (0, 2, 4) for seed in range(8)]
+    assert all(_score(BRIDGES, p, p.answer, target=target) == 1.0 for p in problems)
+    assert sum(_score(BRIDGES, p, _peeled(p), target=target) for p in problems) == 0  # v3: 0.84 / 0.49 and up
+    rule = task.heuristics()["the cuts of the trees hanging off the cycles (leaves peeled)"]
+    assert all(rule(p) == _peeled(p) for p in problems)
