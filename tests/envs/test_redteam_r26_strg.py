@@ -52,3 +52,42 @@ def test_bridges_are_not_the_trees_hanging_off_the_cycles(target: str) -> None:
     assert sum(_score(BRIDGES, p, _peeled(p), target=target) for p in problems) == 0  # v3: 0.84 / 0.49 and up
     rule = task.heuristics()["the cuts of the trees hanging off the cycles (leaves peeled)"]
     assert all(rule(p) == _peeled(p) for p in problems)
+
+
+# --- right answers rejected: naming sentences ---------------------------------------------------------------
+# Before: every one of these sentences, around the reference answer, was unparsed (0 of 8 problems per env read).
+SENTENCES = {
+    "strings/period": "The smallest period is {}.",
+    "strings/bwt": "The Burrows-Wheeler transform is {}.",
+    "strings/inverse_bwt": "s = {}",
+    "strings/minimal_rotation": "The lexicographically smallest rotation is {}.",
+    "strings/apply_edit_script": "The resulting string is {}.",
+    "strings/longest_palindrome": "The longest palindromic substring is {}.",
+    "strings/suffix_array": "The suffix array is [{}].",
+    "strings/border_array": "The border array is {}.",
+    "strings/run_length": "The run-length encoding is {}.",
+    "strings/lz77": "The encoding is {}.",
+}
+
+
+@pytest.mark.parametrize("env", sorted(SENTENCES))
+def test_strings_read_a_naming_sentence(env: str) -> None:
+    task = make_source(env)
+    for level in (0, 4):
+        problem = task.sample(level, 1)
+        gold = str(problem.answer)
+        assert _score(env, problem, SENTENCES[env].format(gold)) == 1.0
+        assert _score(env, problem, SENTENCES[env].format(gold) + " I take it back.") == 0.0
+        assert _score(env, problem, SENTENCES[env].format(f"{gold} or {gold}x")) == 0.0
+
+
+def test_shortest_path_reads_a_naming_sentence() -> None:
+    env = "graphs/shortest_path"
+    task = make_source(env)
+    for level in (0, 4):
+        problem = task.sample(level, 1)
+        nodes = str(problem.answer).split()
+        assert _score(env, problem, f"The shortest path is {' -> '.join(nodes)}.") == 1.0
+        assert _score(env, problem, f"The shortest path from {nodes[0]} to {nodes[-1]} is {' '.join(nodes)}") == 1.0
+        assert _score(env, problem, f"The path is not {' '.join(nodes)}") == 0.0
+        assert _score(env, problem, f"The path is {' '.join(nodes)}, or {' '.join(nodes[::-1])}") == 0.0
