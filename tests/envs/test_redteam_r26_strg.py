@@ -126,3 +126,25 @@ def test_count_shortest_paths_is_not_the_branchings_multiplied() -> None:
         assert sum(_score(env, p, _branching_product(p, pick)) for p in problems) == 0  # v2: 0.53 of level 2 (min)
     rule = task.heuristics()["the branchings multiplied along a path back"]
     assert all(rule(p) == _branching_product(p, min) for p in problems)
+
+
+# --- right answers rejected: pairs named by role, a renaming as a Python dict -------------------------------
+
+
+def test_bipartite_matching_reads_pairs_named_by_role() -> None:
+    env = "graphs/bipartite_matching"
+    problem = make_source(env).sample(2, 0)
+    pairs = [pair.split("-") for pair in str(problem.answer).split(", ")]
+    assert _score(env, problem, ", ".join(f"worker {u} - task {v}" for u, v in pairs)) == 1.0  # before: unparsed
+    assert _score(env, problem, ", ".join(f"Worker {u}: task {v}" for u, v in pairs)) == 1.0
+    assert _score(env, problem, ", ".join(f"worker {u} - task {v}" for u, v in pairs[:-1])) == 0.0
+
+
+def test_isomorphism_reads_a_renaming_with_quoted_letters() -> None:
+    env = "graphs/isomorphism"
+    task = make_source(env)
+    problem = next(p for p in (task.sample(2, seed) for seed in range(20)) if str(p.answer).startswith("yes"))
+    pairs = [pair.split(" = ") for pair in str(problem.answer).split(": ", 1)[1].split(", ")]
+    assert _score(env, problem, "{" + ", ".join(f"'{a}': {b}" for a, b in pairs) + "}") == 1.0  # before: unparsed
+    assert _score(env, problem, "{" + ", ".join(f'"{a}": {b}' for a, b in pairs) + "}") == 1.0
+    assert _score(env, problem, "{" + ", ".join(f"'{a}\": {b}" for a, b in pairs) + "}") == 0.0  # mismatched quotes
