@@ -19,12 +19,15 @@ node used twice, as many pairs as the maximum (Hopcroft-Karp in networkx, at gen
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_edges
+
+_ROLE = re.compile(r"\b(?:worker|task)s? ?(?=\d)", re.IGNORECASE)  # "worker 0 - task 20" names the pair 0-20
 
 
 @register
@@ -90,6 +93,8 @@ class BipartiteMatching(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
         pairs = read_edges(answer, data["n"])
+        if pairs is None and isinstance(answer, str) and len(answer) <= self.max_answer_chars:
+            pairs = read_edges(_ROLE.sub("", answer), data["n"])
         if pairs is None:
             return Verdict.unparsed("expected pairs such as 0-7, 3-5")
         edges = {tuple(e) for e in data["edges"]}
@@ -106,6 +111,7 @@ class BipartiteMatching(Task):
     def spellings(self, problem: Problem) -> list[str]:
         pairs = [p.split("-") for p in (problem.answer or "").split(", ")]
         return [*super().spellings(problem), ", ".join(f"({u}, {v})" for u, v in reversed(pairs)),
+                ", ".join(f"worker {u} - task {v}" for u, v in pairs),
                 "\n".join(f"{v} - {u}" for u, v in pairs)]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

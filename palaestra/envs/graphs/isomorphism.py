@@ -33,7 +33,8 @@ from palaestra.verifiers.choices import read_yes_no
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 ISOMORPHIC_SHARE = 0.75  # the certificate-free "no" answers the rest: a constant "no" scores 0.25
-_PAIR = re.compile(r"([A-Za-z]{1,2})\s*(?:=|:|->|→|↦|maps to)\s*(\d{1,3})")
+# a letter may be quoted, as in a Python dict: {'A': 3, 'B': 0}
+_PAIR = re.compile(r"(?P<quote>['\"]?)([A-Za-z]{1,2})(?P=quote)\s*(?:=|:|->|→|↦|maps to)\s*(\d{1,3})")
 _SEPARATOR = re.compile(r"\s*[,;\n]?\s*")
 _YES_LEAD = re.compile(r"^(?:\s*(?:yes|(?:they are |g and h are )?isomorphic|(?:the |a |one )?renaming(?: is)?)\b"
                        r"[\s,.:;!—-]*)+", re.IGNORECASE)
@@ -191,10 +192,10 @@ def _read_renaming(text: str, letters: list[str]) -> dict[str, int] | None:
         match = _PAIR.match(text, position)
         if match is None:
             break
-        letter = match.group(1).upper()
+        letter = match.group(2).upper()
         if letter not in letters or letter in renaming:
             return None
-        renaming[letter] = int(match.group(2))
+        renaming[letter] = int(match.group(3))
         position = _SEPARATOR.match(text, match.end()).end()  # type: ignore[union-attr]
     if position < len(text) or len(renaming) != len(letters):
         return None

@@ -20,13 +20,18 @@ triples ``[u, v, weight]`` with the node labels alongside, and a difficulty meas
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.generators.graphs import Graph, dijkstra, letter_labels, path_to, random_connected, render
 from palaestra.verifiers.moves import read_tokens
-from palaestra.verifiers.normalize import markup_spellings, unparsed_feedback
+from palaestra.verifiers.normalize import markup_spellings, read_answer, unparsed_feedback
+
+# a naming sentence's subject: "The shortest path is A -> C -> D", "Shortest path from A to D: A C D"
+_SUBJECT = re.compile(r"^(?:(?:the|an?|one)\s+)?(?:[a-z-]+\s+){0,3}?(?:path|route)\b(?:\s+(?:from|of|for)\s+"
+                      r"[^\n=:]{1,40}?)?\s*(?:is|=|:)\s*(?=\S)", re.IGNORECASE)
 
 
 @register
@@ -110,7 +115,8 @@ class ShortestPath(Task):
         return Verdict.judge(total == data["distance"], f"the path weighs {total}, which is not the minimum")
 
     def spellings(self, problem: Problem) -> list[str]:
-        return [*super().spellings(problem), *markup_spellings(problem.answer or "")]
+        gold = problem.answer or ""
+        return [*super().spellings(problem), *markup_spellings(gold), f"The shortest path is {' -> '.join(gold.split())}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         data = problem.data
@@ -188,7 +194,12 @@ def _read_path(answer: str, index: dict[str, int]) -> list[int] | None:
     """The labels of a path (``A B C``, ``A -> B -> C``, ``A, B, C``) as node indices, by the shared token reader."""
     if not isinstance(answer, str) or len(answer) > ShortestPath.max_answer_chars:
         return None
-    return read_tokens(answer, index, max_count=2 * len(index))
+
+    def named(text: str) -> list[int] | None:
+        match = _SUBJECT.match(text[:200])  # a sentence's subject is short: the pattern never sees a long text
+        return read_tokens(text[match.end():], index, max_count=2 * len(index)) if match else None
+
+    return read_tokens(answer, index, max_count=2 * len(index)) or read_answer(answer, named)
 
 
 def _edge_weights(edges: list[list[int]], directed: bool) -> dict[tuple[int, int], int]:

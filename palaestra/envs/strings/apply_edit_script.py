@@ -109,7 +109,7 @@ class ApplyEditScript(Task):
                              "shifting": shifting})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        written = read_word(answer, string.ascii_lowercase)
+        written = read_word(answer, string.ascii_lowercase, "string|result|word")
         if written is None:
             return Verdict.unparsed("expected one string of letters, such as abcab")
         written, result = written.lower(), problem.data["result"]

@@ -108,7 +108,7 @@ class BorderArray(Task):
                        data={"text": text, "borders": borders, "comparisons": naive_comparisons(text)})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        written = read_integer_list(answer)
+        written = read_integer_list(answer, "border array|array|borders|failure function|prefix function")
         if written is None:
             return Verdict.unparsed("expected a list of integers separated by commas, such as 0, 1, 0, 1")
         borders = problem.data["borders"]

@@ -30,6 +30,7 @@ from palaestra.envs.strings.common import (
     word_spellings,
 )
 
+SUBJECT = "transform(?:ation)?|bwt|last column"  # "The transform is ...", "The Burrows-Wheeler transform is ..."
 EXAMPLE = "pq$qpp"  # a fixed placeholder of the right shape: never derived from the answer
 
 
@@ -65,7 +66,7 @@ class BurrowsWheeler(Task):
                        data={"text": text, "transform": transform, "comparisons": sorting_comparisons(text)})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        written = read_word(answer, string.ascii_lowercase + "$")
+        written = read_word(answer, string.ascii_lowercase + "$", SUBJECT)
         if written is None:
             return Verdict.unparsed("expected one string of letters and one $, such as ab$ba")
         written, text, transform = written.lower(), problem.data["text"], problem.data["transform"]

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
 from palaestra.verifiers.sets import read_list
+
+T = TypeVar("T")
 
 MAX_WORD_CHARS = 5_000
 _PLAIN_INTEGER = re.compile(r"\d{1,7}")
@@ -20,9 +24,36 @@ def _plain_integer(text: str) -> int | None:
     return int(s) if _PLAIN_INTEGER.fullmatch(s) else None
 
 
-def read_integer_list(answer: str) -> list[int] | None:
-    """A list of non-negative integers separated by commas or spaces, bracketed or not; ``None`` if unreadable."""
-    return read_list(answer, _plain_integer, space_separated=True)
+def named(read: Callable[[str], T | None], subject: str) -> Callable[[str], T | None]:
+    """``read``, that also reads the answer of a naming sentence about the env's ``subject`` (a regex of nouns,
+    written by the env): "The smallest period is 12", "The suffix array is [2, 0, 1]", "s = abc".
+
+    The sentence must be the whole text: the answer after it is read whole, so a remark, a hedge or a
+    retraction after it leaves the text unreadable, as everywhere in the answer grammar.
+
+    >>> read = named(lambda s: int(s) if s.isdigit() else None, "period")
+    >>> read("12"), read("The smallest period is 12"), read("the period is 12, or 6"), read("The period: 12")
+    (12, 12, None, 12)
+    """
+    pattern = re.compile(r"^(?:(?:the|an?|one)\s+)?(?:[a-z-]+\s+){0,3}?(?:" + subject + r")\b(?:\s+(?:of|for)\s+"
+                         r"[^\n=:]{1,40}?)?\s*(?:is|are|equals?|=|:)\s*(?=\S)", re.IGNORECASE)
+
+    def core(text: str) -> T | None:
+        value = read(text)
+        if value is not None:
+            return value
+        match = pattern.match(text[:200])  # a sentence's subject is short: the pattern never sees a long text
+        return read(strip_wrappers(text[match.end():])) if match else None
+
+    return core
+
+
+def read_integer_list(answer: str, subject: str = "") -> list[int] | None:
+    """A list of non-negative integers separated by commas or spaces, bracketed or not; ``None`` if unreadable.
+    With a ``subject`` (see :func:`named`), also after a naming sentence ("The suffix array is 2, 0, 1")."""
+    def core(text: str) -> list[int] | None:
+        return read_list(text, _plain_integer, space_separated=True)
+    return read_answer(answer, named(core, subject)) if subject else core(answer)
 
 
 def integer_list_spellings(values: list[int]) -> list[str]:
@@ -50,12 +81,13 @@ def integer_list_corruptions(values: list[int], rng: random.Random) -> list[str]
     return [", ".join(map(str, w)) for w in wrong if w != values] + [f"{', '.join(map(str, values))} or {values[0]}"]
 
 
-def read_word(answer: str, letters: str) -> str | None:
-    """One word over ``letters`` (quoted, boxed or after a lead-in is fine), or ``None``; case is kept."""
+def read_word(answer: str, letters: str, subject: str = "") -> str | None:
+    """One word over ``letters`` (quoted, boxed or after a lead-in is fine), or ``None``; case is kept.
+    With a ``subject`` (see :func:`named`), also after a naming sentence ("The minimal rotation is aab")."""
     def word(text: str) -> str | None:
         s = text.strip().strip("\"'`“”‘’")
         return s if s and len(s) <= MAX_WORD_CHARS and all(c in letters for c in s.lower()) else None
-    return read_answer(answer, word)
+    return read_answer(answer, named(word, subject) if subject else word)
 
 
 def word_spellings(word: str) -> list[str]:

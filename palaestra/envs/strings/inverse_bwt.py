@@ -29,6 +29,7 @@ from palaestra.envs.strings.common import (
     word_spellings,
 )
 
+SUBJECT = "s|string|original|word"  # "s = abc", "The hidden string is abc"
 EXAMPLE = "qppqp"  # a fixed placeholder of the right shape: never derived from the answer
 
 
@@ -64,7 +65,7 @@ class InverseBurrowsWheeler(Task):
                        data={"transform": transform, "text": text, "comparisons": sorting_comparisons(text + "$")})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        written = read_word(answer, string.ascii_lowercase + "$")
+        written = read_word(answer, string.ascii_lowercase + "$", SUBJECT)
         if written is None:
             return Verdict.unparsed("expected one string of letters, such as abcab")
         written, text = written.lower(), problem.data["text"]

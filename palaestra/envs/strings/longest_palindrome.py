@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
+from palaestra.envs.strings.common import named
 from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.sets import read_token
 
@@ -71,7 +72,7 @@ class LongestPalindrome(Task):
         return Problem(prompt=prompt, answer=answer, data={"text": word, "longest": longest, "steps": steps})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        written = read_answer(answer, read_token)
+        written = read_answer(answer, named(read_token, "palindrome|substring"))
         if written is None or not written.isalpha():
             return Verdict.unparsed("expected one substring of letters, such as abcba")
         text, longest = problem.data["text"], problem.data["longest"]

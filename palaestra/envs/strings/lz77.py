@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.strings.common import repetitive_text
+from palaestra.envs.strings.common import named, repetitive_text
 from palaestra.verifiers.normalize import read_answer
 
 EXAMPLE = "(0,0,x) (0,0,y) (2,2,x)"  # a fixed placeholder of the right shape: never derived from the answer
@@ -122,7 +122,7 @@ class Lz77(Task):
                              "comparisons": comparisons})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        triples = read_answer(answer, _read_triples)
+        triples = read_answer(answer, named(_read_triples, "encoding|triples|output|compression|parse"))
         if triples is None:
             return Verdict.unparsed("expected triples (offset,length,letter) separated by spaces, such as "
                                     "(0,0,a) (1,2,b)")

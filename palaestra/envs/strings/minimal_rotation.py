@@ -92,7 +92,7 @@ class MinimalRotation(Task):
                        data={"text": text, "rotation": rotation, "comparisons": comparisons})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        written = read_word(answer, string.ascii_lowercase)
+        written = read_word(answer, string.ascii_lowercase, "rotation")
         if written is None:
             return Verdict.unparsed("expected one string of letters, such as abcab")
         written, text = written.lower(), problem.data["text"]

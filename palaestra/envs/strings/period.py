@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.envs.strings.common import named
 from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import read_integer
 
@@ -89,7 +90,7 @@ class Period(Task):
                        data={"text": text, "period": period, "comparisons": comparisons})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        value = read_answer(answer, read_integer)
+        value = read_answer(answer, named(read_integer, "period"))
         if value is None:
             return Verdict.unparsed("expected one integer, such as 5")
         text, period = problem.data["text"], problem.data["period"]

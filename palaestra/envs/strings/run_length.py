@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.strings.common import word_spellings
+from palaestra.envs.strings.common import named, word_spellings
 from palaestra.verifiers.normalize import read_answer
 
 EXAMPLE = "2x1y4z"  # a fixed placeholder of the right shape: never derived from the answer
@@ -81,7 +81,7 @@ class RunLength(Task):
         return Problem(prompt=prompt, answer=answer, data={"text": text})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        runs = read_answer(answer, _read_encoding)
+        runs = read_answer(answer, named(_read_encoding, "encoding|rle"))
         if runs is None:
             return Verdict.unparsed("expected runs written as count then letter, such as 3a1b2c")
         text = problem.data["text"]

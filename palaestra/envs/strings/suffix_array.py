@@ -77,7 +77,7 @@ class SuffixArray(Task):
                        data={"text": text, "order": order, "comparisons": neighbour_comparisons(text, order)})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        written = read_integer_list(answer)
+        written = read_integer_list(answer, "suffix array|array")
         if written is None:
             return Verdict.unparsed("expected a list of integers separated by commas, such as 3, 0, 2, 1")
         text = problem.data["text"]
