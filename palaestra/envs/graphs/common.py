@@ -52,7 +52,7 @@ NONE_WORDS = frozenset(w.lower() for w in (*EMPTY_WORDS, "no edges", "no nodes",
 _ARROWS = re.compile(r" ?(?:<->|->|=>|→|⟶|—|–|-) ?")
 _NODE = re.compile(r"^(?:node |vertex |v)?(\d{1,6})$", re.IGNORECASE)
 _BULLET = re.compile(r"^ ?[-*•] ")
-_LIST_LABEL = re.compile(r"^[A-Za-z][A-Za-z ]{1,24}(?::|=|\bis\b) ?(?=\S)")
+_LIST_LABEL = re.compile(r"^[A-Za-z][A-Za-z ]{1,40}(?::|=|\bis\b|\bare\b) ?(?=\S)")
 _NUMBERING = re.compile(r"^ ?(\d{1,4})[.)] ")
 _NODE_WORD = re.compile(r"\b(?:nodes?|vertex|vertices) (?=\d)", re.IGNORECASE)
 _LABEL = re.compile(r"^(?:[A-Za-z][A-Za-z ]{0,24}?)? ?(\d{1,4})? ?[:=] ?")
@@ -121,8 +121,8 @@ def without_yes(text: str) -> str:
 
 def strip_numbering(s: str) -> str:
     """Lines numbered ``1.``, ``2.``, ... (or ``1)``) in order, or all bulleted (``- ``, ``* ``, ``• ``),
-    without their marks, and a short leading label (``Nodes:``, ``Vertex cover:``, ``S =``) dropped;
-    other text as it is.
+    without their marks, and a short leading label (``Nodes:``, ``Vertex cover:``, ``S =``, ``The bridges are``)
+    dropped; other text as it is.
 
     >>> strip_numbering("1. 4\\n2. 0"), strip_numbering("- 4\\n- 0"), strip_numbering("Vertex cover: 4 0")
     ('4\\n0', '4\\n0', '4 0')
@@ -169,7 +169,7 @@ def read_groups(text: str, n: int, *, allow_empty_group: bool = False) -> list[t
         if any(c in s for c in "[{("):
             return _bracketed_groups(s, reader, allow_empty_group)
         if "\n" in s:
-            parts = s.split("\n")
+            parts = strip_numbering(s).split("\n")  # "1. 0 4" / "- 0 4" per line: list marks, not groups' labels
         elif ";" in s or "|" in s:
             parts = re.split(r"[;|]", s)
         else:
