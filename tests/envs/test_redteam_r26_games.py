@@ -102,3 +102,20 @@ def test_gomoku_declares_the_random_four_rule_that_blocks_fives():
         rng = random.Random(seed)
         wins += play_episode(source, problem, lambda s, h, p=problem: rule(p, s, h, rng))[1]
     assert wins < 4
+
+
+def test_connect_four_reads_a_move_named_in_a_sentence_and_still_refuses_hedges():
+    source = make_source("games/connect_four")
+    problem = sample("games/connect_four", 2, 1)
+    state = source.initial_state(problem)
+    move = source.oracle(problem, state)
+    for reply in (
+        f"I play column {move}.",
+        f"I'll drop in column {move}",
+        f"My move is {move}.",
+        f"I will play {move}",
+    ):
+        outcome = source.advance(problem, state, source.format_answer(reply))
+        assert outcome.verdict.parsed, reply
+    for reply in (f"{move} or 4", f"not {move}", f"I play {move} then 4", f"my move is {move} 5"):
+        assert not source.advance(problem, state, source.format_answer(reply)).verdict.parsed, reply

@@ -55,7 +55,9 @@ OPEN_COLUMNS = {
         tuple(c for c in ORDER if not full >> c & 1)
     for full in range(1 << WIDTH)
 }
-COLUMN_WORDS = frozenset(["column", "col", "drop", "in", "play", "into", "disc", "piece"])
+# Words a move may hold around its one column number (a naming sentence, "I play column 4.", is read too: r3s26).
+COLUMN_WORDS = frozenset(["column", "col", "drop", "in", "play", "into", "disc", "piece", "i", "i'll", "will", "my",
+                          "move", "is"])
 
 
 @register
