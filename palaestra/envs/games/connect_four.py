@@ -10,13 +10,19 @@ win exists and how many moves it takes. Each turn the model writes one column (`
 The opponent (O) replies at once, by fixed priorities: win at once if it can; block the
 model's immediate threat; start a continuous-threat win of its own of at most three moves;
 otherwise a random column that does not hand the model a win at once, drawn from
-``event_rng`` keyed by the position. Reward 1 for a win, 0 for a loss, a full board or running
+``event_rng`` keyed by the position; from level 2 on (v3), among those, one after which the model
+has no continuous-threat win within its turns left (else one making its shortest such win longest),
+so a move that threatens nothing is refuted rather than answered at random. Reward 1 for a win, 0 for a loss, a full board or running
 out of turns (``N`` plus the level's spare turns).
 
 Positions come from random play, scanned ply by ply for one whose shortest continuous-threat
 win for the side to move has exactly ``N`` moves (a bounded search, memoised) and where the
 threat-making rule (win, else block, else the safe move making the most threats; declared as a
-heuristic baseline) does not win by forced play. The oracle
+heuristic baseline) does not win by forced play; from level 2 on, also where the rules of ``RULES`` (the same
+with random ties, and with the cells completing a four on the whole board as the next rank) win by forced play on
+under RULE_SHARE of their tie-breaks. Those random-tie rules won 0.50 and 0.58 of the top level's games in v2 (60
+games; 0.43 and 0.90 at level 0), about half of it after a non-forcing move the opponent answered at random; v3: 0.30
+and 0.36 at level 4 (100 games), 0.33 and 0.38 at level 3. The oracle
 plays a shortest such line. Levels lengthen the forced line (2 to 6 moves) and cut the spare
 turns from two to one. The difficulty measure is ``N``.
 
@@ -49,7 +55,9 @@ OPEN_COLUMNS = {
         tuple(c for c in ORDER if not full >> c & 1)
     for full in range(1 << WIDTH)
 }
-COLUMN_WORDS = frozenset(["column", "col", "drop", "in", "play", "into", "disc", "piece"])
+# Words a move may hold around its one column number (a naming sentence, "I play column 4.", is read too: r3s26).
+COLUMN_WORDS = frozenset(["column", "col", "drop", "in", "play", "into", "disc", "piece", "i", "i'll", "will", "my",
+                          "move", "is"])
 
 
 @register
@@ -64,9 +72,10 @@ class ConnectFour(MultiTurnTask):
     class Config:
         moves: int  # length of the shortest continuous-threat win
         spare: int  # turns allowed beyond it
+        refute: bool = False  # the opponent answers a move that threatens nothing by spoiling the model's threat wins
 
-    presets = (Config(2, 2), Config(3, 2), Config(4, 1), Config(5, 1), Config(6, 1))
-    version = 2
+    presets = (Config(2, 2), Config(3, 2), Config(4, 1, True), Config(5, 1, True), Config(6, 1, True))
+    version = 3
     bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -79,7 +88,9 @@ class ConnectFour(MultiTurnTask):
                     return None
                 me, board = (me | drop) ^ (board | drop), board | drop  # the other side moves next
                 if (ply >= 9 and _shortest_win(me, board, config.moves) == config.moves
-                        and not _threat_rule_forces_win(me, board, config.moves + config.spare)):
+                        and not _threat_rule_forces_win(me, board, config.moves + config.spare)
+                        and not (config.refute and any(_rule_share(me, board, config.moves + config.spare, rule)
+                                                       >= RULE_SHARE for rule in range(len(RULES))))):
                     return me, board
             return None
 
@@ -93,7 +104,7 @@ class ConnectFour(MultiTurnTask):
             f"so that the opponent must block. You have {config.moves + config.spare} turns; only a win scores.\n"
             "Each turn, write the number of the column you play, for example: 4"
         )
-        data = {"me": me, "board": board, "moves": config.moves, "spare": config.spare}
+        data = {"me": me, "board": board, "moves": config.moves, "spare": config.spare, "refute": config.refute}
         return Problem(prompt=prompt, answer=None, data=data)
 
     def max_turns(self, problem: Problem) -> int:
@@ -145,7 +156,14 @@ class ConnectFour(MultiTurnTask):
     def heuristics(self) -> dict[str, Any]:
         def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
             return str(_threat_rule_column(state["me"], state["board"]) + 1)
-        return {"win, else block, else the safe move making the most threats": policy}
+
+        def tied(rule: int) -> Any:
+            def chooser(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+                return str(rng.choice(_rule_choices(state["me"], state["board"], rule)) + 1)
+            return chooser
+
+        return {"win, else block, else the safe move making the most threats": policy,
+                **{name: tied(rule) for rule, name in enumerate(RULES)}}
 
 
 def _threat_rule_column(me: int, board: int) -> int:
@@ -178,6 +196,60 @@ def _threat_rule_forces_win(me: int, board: int, turns: int) -> bool:
             return False
         board |= _drop(board, forced[0])
     return False
+
+
+# Cheap one-ply rules with random ties (r3s26): win, else block, else the best-ranked column. With centre-first ties
+# the threat rule never forces its win (checked above), but with random ties it won 0.50 of the top level's games and
+# ranking the threats on the whole board next (cells that would complete a four, playable or not) won 0.58, half of
+# those after a non-forcing move the opponent answered at random. From level 2 on the opponent refutes such moves
+# (``_defend``) and a position is kept only if each rule's share of forced wins over its ties is below RULE_SHARE.
+RULES = ("win, else block, else the safe move making the most threats (random ties)",
+         "win, else block, else the safe move making the most threats, then the most cells completing a four "
+         "(random ties)")
+RULE_SHARE = 0.75
+
+
+def _rule_rank(me: int, board: int, column: int, rule: int) -> tuple[int, ...]:
+    drop = _drop(board, column)
+    mine, after = me | drop, board | drop
+    rank = (not _wins_at(board ^ me, after), len(_wins_at(mine, after)))
+    return rank + ((_completing_cells(mine) & ~after).bit_count(),) if rule == 1 else rank
+
+
+def _rule_choices(me: int, board: int, rule: int) -> list[int]:
+    """The columns a rule of RULES may play (its ties): a win, else a block, else the best-ranked columns."""
+    forced = _wins_at(me, board) or _wins_at(board ^ me, board)
+    if forced:
+        return forced
+    ranks = {column: _rule_rank(me, board, column, rule) for column in _columns(board)}
+    best = max(ranks.values())
+    return [column for column, rank in ranks.items() if rank == best]
+
+
+@functools.lru_cache(maxsize=100_000)
+def _rule_share(me: int, board: int, turns: int, rule: int) -> float:
+    """The share of a rule's random tie-breaks that wins within ``turns`` by threats alone, every reply forced (the
+    opponent's win or its block); a line where the rule stops threatening counts as a loss (the opponent refutes)."""
+    if turns <= 0:
+        return 0.0
+    choices = _rule_choices(me, board, rule)
+    won = 0.0
+    for column in choices:
+        drop = _drop(board, column)
+        mine, after = me | drop, board | drop
+        if _four(mine):
+            won += 1
+            continue
+        threats = _wins_at(mine, after)
+        if not threats or _wins_at(after ^ mine, after):
+            continue
+        if len(threats) >= 2:
+            won += 1
+            continue
+        block = _drop(after, threats[0])
+        if not _four((after ^ mine) | block):
+            won += _rule_share(mine, after | block, turns - 1, rule)
+    return won / len(choices)
 
 
 def _parse_column(words: list[str]) -> int | None:
@@ -332,5 +404,12 @@ def _defend(problem: Problem, model: int, board: int) -> int:
     rng = event_rng((problem.env_id, problem.level, problem.seed), "reply", model, board)
     columns = _columns(board)
     # A disc under the model's winning cell would hand it the win: avoid that when possible.
-    safe = [c for c in columns if not _wins_at(model, board | _drop(board, c))]
-    return rng.choice(sorted(safe or columns))
+    safe = sorted(c for c in columns if not _wins_at(model, board | _drop(board, c))) or sorted(columns)
+    data = problem.data
+    left = data["moves"] + data["spare"] - (model.bit_count() - data["me"].bit_count())  # the model's turns left, or more
+    if data.get("refute") and left > 0:
+        # The model threatened nothing: take a column after which it has no threat win in its turns left, else one
+        # that makes its shortest threat win longest (a free random reply let a non-forcing rule win later, #r3s26).
+        lengths = {c: _shortest_win(model, board | _drop(board, c), left) or left + 1 for c in safe}
+        safe = [c for c in safe if lengths[c] == max(lengths.values())]
+    return rng.choice(safe)
