@@ -37,6 +37,10 @@ from palaestra.verifiers.normalize import read_answer, squeeze_spaces, strip_wra
 
 _CELL = re.compile(r"^\(?\s*([a-z])\s*,?\s*(\d{1,2})\s*\)?$", re.IGNORECASE)
 _CELL_SPLIT = re.compile(r"[\s,;]+")
+# A sentence's opening before a single move: "I play k7.", "I'll place a stone at k7", "My move is k7".
+_MOVE_OPENING = re.compile(
+    r"^(?:(?:i|i'll|i will|i'd like to) (?:play|place|put|take|choose|pick|move)"
+    r"(?: (?:a|my) (?:stone|piece|disc|mark))?(?: (?:at|on|in|to))?|my (?:move|choice|play) is:?|move:) ")
 
 
 def tape_rng(env_id: str, tape: int, *keys: object) -> random.Random:
@@ -126,13 +130,18 @@ def _cell_core(text: str, rows: int, cols: int) -> tuple[int, int] | None:
 def read_cell(move: str, rows: int, cols: int, verbs: Sequence[str] = ()) -> tuple[int, int] | None:
     """``(row, col)`` of a cell written as column letter and row number (``b3``, ``B3``, ``b 3``), or None.
 
-    ``verbs``: words that may come first (``reveal b3``, ``fire at b3``); a cell off the board is None.
+    ``verbs``: words that may come first (``reveal b3``, ``fire at b3``); a sentence's opening may too (``I play b3.``,
+    ``My move is b3``); a cell off the board is None.
+
+    >>> read_cell("I'll place a stone at B3.", 5, 5), read_cell("My move is b3", 5, 5), read_cell("I play b3 or c4", 5, 5)
+    ((2, 1), (2, 1), None)
     """
     if not isinstance(move, str) or len(move) > MAX_MOVE_CHARS:
         return None
 
     def read(text: str) -> tuple[int, int] | None:
         lowered = squeeze_spaces(unify(text)).strip().lower()
+        lowered = _MOVE_OPENING.sub("", lowered, count=1)
         for verb in sorted(verbs, key=len, reverse=True):
             if lowered.startswith(verb + " "):
                 lowered = lowered[len(verb) + 1:].strip()

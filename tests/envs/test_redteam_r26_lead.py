@@ -1,0 +1,34 @@
+"""Session 26, the lead's grading fixes in shared readers: a move named in a sentence (games/common.read_cell) and
+group lines written as a numbered or bulleted list, or named with "are" (graphs/common)."""
+
+from __future__ import annotations
+
+import pytest
+
+import palaestra
+
+
+@pytest.mark.parametrize("spelling", ["I play {move}.", "I'll place a stone at {move}", "My move is {move}."])
+def test_a_cell_named_in_a_sentence_is_read_like_the_bare_cell(spelling: str) -> None:
+    from palaestra.envs.games.common import read_cell
+
+    assert read_cell(spelling.format(move="c4"), 9, 9) == read_cell("c4", 9, 9) == (3, 2)
+    assert read_cell(spelling.format(move="c4 or d5"), 9, 9) is None  # a hedge stays unread
+    assert read_cell(spelling.format(move="c4").replace("c4", "not c4"), 9, 9) is None
+
+
+def test_group_lines_as_a_numbered_or_bulleted_list_and_plural_naming_sentences_are_read() -> None:
+    for env_id in ("graphs/bfs_layers", "graphs/components", "graphs/scc"):
+        problem = palaestra.make(env_id, level=2).unwrapped.task.sample(2, 1)
+        lines = (problem.answer or "").split("\n")
+        numbered = "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1))
+        bulleted = "\n".join(f"- {line}" for line in lines)
+        for reply in (numbered, bulleted):
+            assert palaestra.score(problem, f"<answer>{reply}</answer>").correct, (env_id, reply)
+        if len(lines) > 1:  # two groups swapped in a numbered list stay wrong where the order matters
+            swapped = "\n".join(f"{i}. {line}" for i, line in enumerate([lines[1], lines[0], *lines[2:]], 1))
+            if env_id == "graphs/bfs_layers":
+                assert not palaestra.score(problem, f"<answer>{swapped}</answer>").correct
+    bridges = palaestra.make("graphs/bridges", level=2).unwrapped.task.sample(2, 1)
+    assert palaestra.score(bridges, f"<answer>The bridges are {bridges.answer}</answer>").correct
+    assert not palaestra.score(bridges, f"<answer>The bridges are not {bridges.answer}</answer>").correct
