@@ -10,6 +10,10 @@ Shortcuts that paid (measured over 100-200 seeds before the fix):
 - ``data/top_k`` v1: only the alphabetical tie-break had to give another top k, so always breaking ties by the
   best single game paid 0.71 of level 4 (fewer games 0.67) whatever rule the prompt stated. v2 redraws until
   every other rule gives another top k: each fixed rule scores about its own share (0.28-0.41).
+- ``data/stock_ledger`` v1: replaying the ledger without its stock counts answered 0.69 of level 0, 0.33 of
+  level 2 and 0.16 of level 4. v2 redraws until a count changes the closing stock (0.00), and from level 1 until
+  moving what the source holds instead of rejecting an over-draw does too (that misreading paid 0.08 of level 2
+  once counts were forced, 0.00 now).
 - ``data/join`` v1: for "orders of customers in <place> above <amount>", the place alone (amount ignored)
   answered 0.39 of level 0's place questions and 0.14 of level 4's. v2 redraws until the amount matters: 0.00.
 
@@ -212,3 +216,39 @@ def test_bit_manipulation_reads_x_equals_hex() -> None:
         assert task.verify(p, right).reward == 1, right
     assert task.verify(p, f"{n + 1} = {hex(n)}").reward == 0
     assert task.verify(p, f"x = {hex(n + 1)}").reward == 0
+
+
+# ---------------------------------------------------------------------------------------------- stock_ledger
+
+
+def _ledger_misread(prompt: str, *, counts: bool, clamp: bool) -> str:
+    """The closing stock replayed from the prompt, skipping counts or clamping over-draws as asked."""
+    stock = {f"{m[1]}_{m[2]}": int(m[3]) for m in re.finditer(r"^(\w+) at (W\d+): (\d+)$", prompt, re.M)}
+    for line in re.findall(r"^\d+\. (.*)$", prompt, re.M):
+        w = line.split()
+        if w[0] == "receive":
+            stock[f"{w[2]}_{w[4]}"] += int(w[1])
+        elif w[0] == "stock":
+            if counts:
+                stock[f"{w[2]}_{w[4]}"] = int(w[6])
+        else:
+            quantity, source = int(w[1]), f"{w[2]}_{w[4]}"
+            if stock[source] < quantity:
+                if not clamp:
+                    continue
+                quantity = stock[source]
+            stock[source] -= quantity
+            if w[0] == "transfer":
+                stock[f"{w[2]}_{w[6]}"] += quantity
+    return ", ".join(f"{k} = {v}" for k, v in stock.items())
+
+
+def test_stock_ledger_counts_and_rejections_matter() -> None:
+    task = _task("data/stock_ledger")
+    for level in (0, 2, 4):
+        for seed in range(12):
+            p = task.sample(level, seed)
+            assert task.verify(p, _ledger_misread(p.prompt, counts=True, clamp=False)).reward == 1  # the rule
+            assert task.verify(p, _ledger_misread(p.prompt, counts=False, clamp=False)).reward == 0, (level, seed)
+            if level:
+                assert task.verify(p, _ledger_misread(p.prompt, counts=True, clamp=True)).reward == 0, (level, seed)
