@@ -14,6 +14,8 @@ Shortcuts that paid (measured over 100-200 seeds before the fix):
   level 2 and 0.16 of level 4. v2 redraws until a count changes the closing stock (0.00), and from level 1 until
   moving what the source holds instead of rejecting an over-draw does too (that misreading paid 0.08 of level 2
   once counts were forced, 0.00 now).
+- ``data/spreadsheet`` v1: counting blank cells as 0 in SUM/AVERAGE/MIN/MAX (the prompt says ranges skip them)
+  answered 0.74 of level 2 and 0.70 of level 4. v2 redraws until that misreading changes an asked value: 0.00.
 - ``data/join`` v1: for "orders of customers in <place> above <amount>", the place alone (amount ignored)
   answered 0.39 of level 0's place questions and 0.14 of level 4's. v2 redraws until the amount matters: 0.00.
 
@@ -252,3 +254,97 @@ def test_stock_ledger_counts_and_rejections_matter() -> None:
             assert task.verify(p, _ledger_misread(p.prompt, counts=False, clamp=False)).reward == 0, (level, seed)
             if level:
                 assert task.verify(p, _ledger_misread(p.prompt, counts=True, clamp=True)).reward == 0, (level, seed)
+
+
+# ----------------------------------------------------------------------------------------------- spreadsheet
+
+
+def _sheet_misread(prompt: str) -> str:
+    """The asked cells evaluated from the prompt with blank cells counted as 0 in SUM/AVERAGE/MIN/MAX."""
+    from fractions import Fraction
+
+    cells = dict(re.findall(r"^([A-Z]\d+): (.+)$", prompt.split("Cells not listed")[0], re.M))
+    memo: dict[str, Fraction] = {}
+
+    def value(name: str) -> Fraction:
+        if name not in cells:
+            return Fraction(0)
+        if name not in memo:
+            text = cells[name]
+            memo[name] = (
+                parse(re.findall(r"[A-Z]+\(|[A-Z]\d+:[A-Z]\d+|[A-Z]\d+|\d+|[-+*(),<>=]", text[1:]), [0])
+                if text.startswith("=")
+                else Fraction(int(text))
+            )
+        return memo[name]
+
+    def span(text: str) -> list[str]:
+        (c1, r1), (c2, r2) = ((ord(x[0]), int(x[1:])) for x in text.split(":"))
+        return [
+            f"{chr(c)}{r}" for r in range(min(r1, r2), max(r1, r2) + 1) for c in range(min(c1, c2), max(c1, c2) + 1)
+        ]
+
+    def parse(tokens: list[str], at: list[int]) -> Fraction:  # expr := term (('+'|'-') term)*
+        total = term(tokens, at)
+        while at[0] < len(tokens) and tokens[at[0]] in "+-":
+            sign = tokens[at[0]]
+            at[0] += 1
+            right = term(tokens, at)
+            total = total + right if sign == "+" else total - right
+        return total
+
+    def term(tokens: list[str], at: list[int]) -> Fraction:
+        product = atom(tokens, at)
+        while at[0] < len(tokens) and tokens[at[0]] == "*":
+            at[0] += 1
+            product *= atom(tokens, at)
+        return product
+
+    def atom(tokens: list[str], at: list[int]) -> Fraction:
+        token = tokens[at[0]]
+        at[0] += 1
+        if token == "-":
+            return -atom(tokens, at)
+        if token == "(":
+            inner = parse(tokens, at)
+            at[0] += 1
+            return inner
+        if token == "IF(":
+            left = parse(tokens, at)
+            op = tokens[at[0]]
+            at[0] += 1
+            right = parse(tokens, at)
+            at[0] += 1  # ,
+            then = parse(tokens, at)
+            at[0] += 1  # ,
+            otherwise = parse(tokens, at)
+            at[0] += 1  # )
+            holds = left > right if op == ">" else left < right if op == "<" else left == right
+            return then if holds else otherwise
+        if token.endswith("("):
+            values = [value(name) for name in span(tokens[at[0]])]  # blanks read as 0: the misreading
+            at[0] += 2
+            return {
+                "SUM": sum(values, Fraction(0)),
+                "AVERAGE": sum(values, Fraction(0)) / len(values),
+                "MIN": min(values),
+                "MAX": max(values),
+            }[token[:-1]]
+        return value(token) if token[0].isalpha() else Fraction(int(token))
+
+    asked = re.search(r"What are the values of (.+?)\?", prompt).group(1).replace(" and ", ", ").split(", ")
+    out = []
+    for name in asked:
+        v = value(name)
+        out.append(f"{name} = {v.numerator}/{v.denominator}" if v.denominator != 1 else f"{name} = {v.numerator}")
+    return ", ".join(out)
+
+
+def test_spreadsheet_blank_rule_matters() -> None:
+    task = _task("data/spreadsheet")
+    for level in (2, 4):
+        for seed in range(10):
+            p = task.sample(level, seed)
+            assert task.verify(p, _sheet_misread(p.prompt)).reward == 0, (level, seed)
+    p = task.sample(0, 1)  # level 0 has no blank cell: the same reader gives the reference
+    assert task.verify(p, _sheet_misread(p.prompt)).reward == 1
