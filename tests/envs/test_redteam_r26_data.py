@@ -16,6 +16,9 @@ Shortcuts that paid (measured over 100-200 seeds before the fix):
   once counts were forced, 0.00 now).
 - ``data/spreadsheet`` v1: counting blank cells as 0 in SUM/AVERAGE/MIN/MAX (the prompt says ranges skip them)
   answered 0.74 of level 2 and 0.70 of level 4. v2 redraws until that misreading changes an asked value: 0.00.
+- ``data/dedupe`` v2: the prompt says names are not compared, but matching records whose names are written
+  alike as well answered 0.80 of level 0, 0.55 of level 2 and 0.41 of level 4. v3 always gives two customers
+  one name and redraws until that misreading changes the groups: 0.00.
 - ``data/join`` v1: for "orders of customers in <place> above <amount>", the place alone (amount ignored)
   answered 0.39 of level 0's place questions and 0.14 of level 4's. v2 redraws until the amount matters: 0.00.
 
@@ -348,3 +351,35 @@ def test_spreadsheet_blank_rule_matters() -> None:
             assert task.verify(p, _sheet_misread(p.prompt)).reward == 0, (level, seed)
     p = task.sample(0, 1)  # level 0 has no blank cell: the same reader gives the reference
     assert task.verify(p, _sheet_misread(p.prompt)).reward == 1
+
+
+# ---------------------------------------------------------------------------------------------------- dedupe
+
+
+def _dedupe_with_names(prompt: str) -> str:
+    """The groups when records whose names are written alike (ignoring case) also match: the rule misread."""
+    rows = [line.split(" | ") for line in prompt.splitlines() if re.match(r"^R\d+ \|", line)]
+    parent = {row[0]: row[0] for row in rows}
+
+    def find(x: str) -> str:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    first: dict[str, str] = {}
+    for rid, name, email, phone in rows:
+        for key in ("e" + email.strip().lower(), "p" + re.sub(r"\D", "", phone), "n" + name.strip().lower()):
+            if key in first:
+                a, b = sorted((find(first[key]), find(rid)), key=lambda r: int(r[1:]))
+                parent[b] = a
+            else:
+                first[key] = rid
+    return ", ".join(f"{row[0]} = {find(row[0])}" for row in rows)
+
+
+def test_dedupe_names_never_decide() -> None:
+    task = _task("data/dedupe")
+    for level in (0, 2, 4):
+        for seed in range(15):
+            p = task.sample(level, seed)
+            assert task.verify(p, _dedupe_with_names(p.prompt)).reward == 0, (level, seed)
