@@ -5,7 +5,9 @@ in double quotes, and then may contain commas, line breaks and doubled quotes ("
 enclosing quotes are not part of the value. Names (``"Berg, Ada"``), notes with quotes and commas and,
 from level 2, notes broken over several lines, and tag lists (``"eco, gift"``) stand on both sides of the
 asked column, so splitting lines at commas (from either end) or counting lines as records gives wrong
-values; simple fields are sometimes quoted too (``"K-042"``).
+values; simple fields are sometimes quoted too (``"K-042"``). Since v2 the file also has columns of the asked ones'
+kinds (an origin and a depot city, a floor and a box count), each blank in some records, so picking out the record's
+city or small numbers by their look, without parsing, gives wrong values (v1 had one of each: 1.0).
 The answer is the list of the asked column's values for every record in file order; the verifier reads
 a list (quotes optional) with the shared reader and names the first wrong record. The reference is the
 data the file was written from, so it is unique.
@@ -28,8 +30,12 @@ from palaestra.verifiers.normalize import markup_spellings
 from palaestra.verifiers.sets import read_list, read_token
 
 EXAMPLE = "K-000, K-999"  # a fixed placeholder: never derived from the answer
-HEADER = ("id", "customer", "qty", "note", "city", "tags", "code")
+HEADER = ("id", "origin", "floor", "customer", "qty", "note", "city", "tags", "boxes", "depot", "code")
 ASKED = ("qty", "city")  # both have a quoted field with commas on each side: no split from either end works
+# columns of the asked ones' kinds (a city, a small number), each blank in some records: the asked value is
+# not "the city" or "the small number" of a record, nor the first or last one
+DECOYS = {"origin": "city", "floor": "number", "boxes": "number", "depot": "city"}
+BLANK = 0.4
 TAGS = ("eco", "gift", "bulk", "fragile", "new")
 NOTES = ("leave at the door", "call first", "fragile", "gift wrap", "no plastic", "ring twice", "back entrance")
 
@@ -64,6 +70,7 @@ class CsvFields(Task):
     family = "data"
     description = "Read one column of a CSV file whose quoted fields hold commas, doubled quotes and line breaks."
     tags = ("data", "csv", "parsing")
+    version = 2  # v2: decoy columns of the asked kinds (v1's only city and only small number paid 1.0 unparsed)
 
     @dataclass(frozen=True)
     class Config:
@@ -84,8 +91,12 @@ class CsvFields(Task):
             traps += note_traps
             tags = ", ".join(rng.sample(TAGS, rng.choice((1, 2, 2, 3))))
             traps += "," in tags
-            records.append([str(100 + 7 * index + rng.randrange(7)), customer, str(rng.randint(1, 40)), note,
-                            rng.choice(WORDS["cities"]), tags, f"K-{rng.randrange(100, 1000)}"])
+            decoys = {name: "" if rng.random() < BLANK else
+                      (rng.choice(WORDS["cities"]) if kind == "city" else str(rng.randint(1, 40)))
+                      for name, kind in DECOYS.items()}
+            records.append([str(100 + 7 * index + rng.randrange(7)), decoys["origin"], decoys["floor"], customer,
+                            str(rng.randint(1, 40)), note, rng.choice(WORDS["cities"]), tags, decoys["boxes"],
+                            decoys["depot"], f"K-{rng.randrange(100, 1000)}"])
         text = _file(records)
         # quote a few simple fields too: quotes around a plain value do not change it
         lines = text.split("\n")

@@ -27,6 +27,7 @@ from typing import Any
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.data.common import WORDS
+from palaestra.verifiers.assignments import read_values
 from palaestra.verifiers.normalize import markup_spellings
 from palaestra.verifiers.sets import read_list
 
@@ -76,6 +77,16 @@ def _read_count(text: str) -> int | None:
 
 def clock(second: int) -> str:
     return f"{second // 3600:02d}:{second // 60 % 60:02d}:{second % 60:02d}"
+
+
+def _read_counts(answer: str, steps: list[str]) -> list[int] | None:
+    """The counts in funnel order: a list (``9, 5, 2``; arrows ``9 -> 5 -> 2`` too) or every step named
+    (``view: 9, cart: 5, pay: 2``)."""
+    given = read_list(answer.replace("->", ",").replace("→", ","), _read_count, space_separated=True, max_items=100)
+    if given is not None:
+        return given
+    named = read_values(answer, steps, _read_count, partial=True)
+    return [named[step] for step in steps] if named and all(step in named for step in steps) else None
 
 
 @register
@@ -151,7 +162,7 @@ class Funnel(Task):
         return Problem(prompt=prompt, answer=", ".join(map(str, counts)), data=data)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        given = read_list(answer, _read_count, space_separated=True, max_items=100)
+        given = _read_counts(answer, problem.data["steps"])
         if given is None:
             return Verdict.unparsed(f"expected counts separated by commas, such as {EXAMPLE}")
         truth = problem.data["counts"]
@@ -170,7 +181,8 @@ class Funnel(Task):
     def spellings(self, problem: Problem) -> list[str]:
         counts = problem.data["counts"]
         return [*markup_spellings(problem.answer or ""), "[" + ", ".join(map(str, counts)) + "]",
-                " ".join(map(str, counts)), "\n".join(map(str, counts))]
+                " ".join(map(str, counts)), "\n".join(map(str, counts)), " -> ".join(map(str, counts)),
+                ", ".join(f"{step}: {count}" for step, count in zip(problem.data["steps"], counts, strict=True))]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         counts = problem.data["counts"]

@@ -7,7 +7,8 @@ orders whose amount exceeds their own customer's credit limit; or the customers 
 Some orders name a customer id missing from the customers table (an inner join drops them; the prompt
 says so). The answer is a set of ids in any order, read with the shared set reader; the verifier names
 an id wrongly included or left out. Problems are redrawn until the answer has at least one id and
-leaves out some of the candidates, so neither "none" nor "all of them" pays.
+leaves out some of the candidates, so neither "none" nor "all of them" pays; since v2 a place question is
+also redrawn until its amount condition changes the answer (v1: the place alone answered 0.39 of level 0's).
 
 Difficulty: the rows of all tables plus the ids in the answer plus 5 for a three-table join.
 """
@@ -61,6 +62,7 @@ class Join(Task):
     family = "data"
     description = "Join customers and orders (and countries) by key and list the ids a question selects."
     tags = ("data", "tables", "joins")
+    version = 2  # v2: the amount condition always matters (v1: the place alone answered 0.39 of level-0 city questions)
 
     @dataclass(frozen=True)
     class Config:
@@ -97,6 +99,8 @@ class Join(Task):
         def fair(data: dict) -> bool:
             chosen = answer_ids(data)
             pool = data["customers"] if data["kind"] == "no_orders" else data["orders"]
+            if data["kind"] in ("city", "country") and answer_ids({**data, "threshold": 0}) == chosen:
+                return False  # the amount condition must matter, not only the place
             return 0 < len(chosen) < len(pool) * 3 // 4
 
         data = retry(draw, fair, attempts=300, what="a question selecting some but not all ids")

@@ -4,7 +4,8 @@ A table of visit counts (store, weekday, shift, visitors; several rows may share
 given with the pivot asked: rows are the stores in a stated order, columns the weekdays in a stated
 order, each cell the total visitors of that store on that weekday (0 where the table has no row); from
 level 2 only one shift is counted. The answer gives each store's row of cells: ``Harbor: 12, 0, 7`` per
-line, stores in any order, cells in the stated column order. The verifier reads ``store: cells`` pairs
+line, stores in any order, cells in the stated column order (a Markdown or CSV table of the same rows is read
+too: with a header row naming the weekdays, in its own column order). The verifier reads ``store: cells`` pairs
 with the shared assignment reader and names the first wrong store and weekday.
 
 Difficulty: the table's rows plus the pivot's cells plus its non-zero cells plus the rows a shift filter drops.
@@ -20,7 +21,7 @@ from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.data.common import WORDS, csv_text
 from palaestra.verifiers.assignments import read_values
-from palaestra.verifiers.normalize import markup_spellings
+from palaestra.verifiers.normalize import markup_spellings, strip_wrappers
 
 EXAMPLE = "Alpha: 5, 0, 12\nBeta: 0, 3, 7"  # a fixed placeholder (no store has these names)
 SHIFTS = ("morning", "evening")
@@ -33,6 +34,35 @@ def _read_row(text: str) -> tuple[int, ...] | None:
     if not cells or len(cells) > 100 or not all(_CELL.fullmatch(c) for c in cells):
         return None
     return tuple(int(c) for c in cells)
+
+
+def read_table(answer: str, stores: list[str], days: list[str]) -> dict[str, tuple[int, ...]] | None:
+    """The answer written as a table (Markdown ``| Harbor | 12 | 0 |`` or CSV ``Harbor,12,0``), or None.
+
+    An optional header row names the weekdays (then its order decides the columns, as a grader reads a table);
+    without one the cells are in the stated order. Every other line must be a store's row (or a Markdown rule).
+    """
+    lines = [line.strip() for line in strip_wrappers(answer).splitlines() if line.strip()]
+    if not lines or len(lines) > 2 * len(stores) + 4 or not any("|" in line or "," in line for line in lines):
+        return None
+    names = {name.lower(): name for name in stores}
+    order = list(range(len(days)))
+    rows: dict[str, tuple[int, ...]] = {}
+    for line in lines:
+        if "|" in line and set(line) <= set("|-: "):
+            continue  # a Markdown rule under the header
+        cells = [cell.strip().strip("*").strip() for cell in
+                 (line.strip("|").split("|") if "|" in line else line.split(","))]
+        labels = [cell.lower() for cell in cells[1:]]
+        if not rows and sorted(labels) == sorted(day.lower() for day in days) and len(set(labels)) == len(days):
+            order = [labels.index(day.lower()) for day in days]
+            continue
+        store = names.get(cells[0].lower())
+        if store is None or store in rows or len(cells) != len(days) + 1 or not all(
+                _CELL.fullmatch(cell) for cell in cells[1:]):
+            return None
+        rows[store] = tuple(int(cells[1 + column]) for column in order)
+    return rows or None
 
 
 def pivot(rows: list[list], stores: list[str], days: list[str], shift: str | None) -> dict[str, list[int]]:
@@ -93,7 +123,7 @@ class Pivot(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         stores, days = problem.data["stores"], problem.data["days"]
-        given = read_values(answer, stores, _read_row, partial=True)
+        given = read_table(answer, stores, days) or read_values(answer, stores, _read_row, partial=True)
         if not given:
             return Verdict.unparsed(f"expected one line per store such as {EXAMPLE.splitlines()[0]}")
         for store in stores:
@@ -117,7 +147,12 @@ class Pivot(Task):
         result = problem.data["result"]
         return [*markup_spellings(problem.answer or ""),
                 "\n".join(f"{s} = {' '.join(map(str, c))}" for s, c in reversed(list(result.items()))),
-                "; ".join(f"{s}: [{', '.join(map(str, c))}]" for s, c in result.items())]
+                "; ".join(f"{s}: [{', '.join(map(str, c))}]" for s, c in result.items()),
+                "\n".join(["| store | " + " | ".join(problem.data["days"]) + " |",
+                           "|---" * (len(problem.data["days"]) + 1) + "|",
+                           *(f"| {s} | " + " | ".join(map(str, c)) + " |" for s, c in result.items())]),
+                "\n".join(["store," + ",".join(problem.data["days"]),
+                           *(f"{s}," + ",".join(map(str, c)) for s, c in result.items())])]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         result = problem.data["result"]

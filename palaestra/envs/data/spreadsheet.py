@@ -4,7 +4,8 @@ The sheet lists its non-blank cells: numbers and formulas such as ``=SUM(A1:B3)`
 ``=MIN(A2:D2) * 2``, ``=IF(B4 > C1, A3, D2 - 1)`` or ``=(A1 + B2) * 3``. Formulas refer to numbers and to
 other formulas in any position of the sheet (a formula may depend on one further down), so they must be
 evaluated in dependency order; the sheet has no cycle. Ranges cover every cell of the rectangle; the range
-functions skip blank cells. The question asks for the values of two or three formula cells at the ends of
+functions skip blank cells; from level 1 the sheet is redrawn until counting blank cells as 0 in the range
+functions changes an asked value (v1: that misreading answered 0.74 of level 2 and 0.70 of level 4). The question asks for the values of two or three formula cells at the ends of
 the longest dependency chains. Values are exact rationals (AVERAGE may give a fraction), judged as
 ``cell = value`` pairs in any order with the shared assignment reader; the first wrong cell is named.
 
@@ -37,27 +38,31 @@ def _range_cells(corner: tuple[int, int], other: tuple[int, int]) -> list[str]:
     return [cell_name(c, r) for r in range(min(r1, r2), max(r1, r2) + 1) for c in range(min(c1, c2), max(c1, c2) + 1)]
 
 
-def evaluate(node: Any, values: dict[str, Fraction]) -> Fraction:
-    """The value of a formula tree over the known ``values`` (blank cells are absent: 0 in arithmetic)."""
+def evaluate(node: Any, values: dict[str, Fraction], *, blanks_as_zero: bool = False) -> Fraction:
+    """The value of a formula tree over the known ``values`` (blank cells are absent: 0 in arithmetic).
+
+    ``blanks_as_zero`` misreads the range rule: blank cells count as 0 in SUM, AVERAGE, MIN and MAX.
+    """
     kind = node[0]
     if kind == "num":
         return Fraction(node[1])
     if kind == "ref":
         return values.get(node[1], Fraction(0))
     if kind in ("add", "sub", "mul"):
-        a, b = evaluate(node[1], values), evaluate(node[2], values)
+        a, b = (evaluate(part, values, blanks_as_zero=blanks_as_zero) for part in node[1:3])
         return a + b if kind == "add" else a - b if kind == "sub" else a * b
     if kind == "fn":
-        present = [values[name] for name in node[2] if name in values]
+        present = [values.get(name, Fraction(0)) for name in node[2]] if blanks_as_zero else [
+            values[name] for name in node[2] if name in values]
         if node[1] == "SUM":
             return Fraction(sum(present))
         if node[1] == "AVERAGE":
             return Fraction(sum(present), len(present))
         return min(present) if node[1] == "MIN" else max(present)
     condition, then, otherwise = node[1], node[2], node[3]
-    left, right = evaluate(condition[1], values), evaluate(condition[2], values)
+    left, right = (evaluate(part, values, blanks_as_zero=blanks_as_zero) for part in condition[1:3])
     holds = left > right if condition[0] == ">" else left < right if condition[0] == "<" else left == right
-    return evaluate(then if holds else otherwise, values)
+    return evaluate(then if holds else otherwise, values, blanks_as_zero=blanks_as_zero)
 
 
 def render(node: Any, grouped: bool = False) -> str:
@@ -95,6 +100,7 @@ class Spreadsheet(Task):
     family = "data"
     description = "Evaluate spreadsheet formulas with cell references, ranges, SUM/AVERAGE/MIN/MAX and IF."
     tags = ("data", "spreadsheets", "evaluation")
+    version = 2  # v2: blanks read as 0 give another asked value (v1: that misreading answered 0.70 of level 4)
 
     @dataclass(frozen=True)
     class Config:
@@ -130,10 +136,16 @@ class Spreadsheet(Task):
                 depth[name] = 1 + max((depth.get(ref, 0) for ref in references(node)), default=0)
             by_depth = sorted(formulas, key=lambda n: (-depth[n], n))
             targets = by_depth[: config.targets]
+            if config.blanks:  # the range rule must matter: blanks read as 0 give another asked value
+                misread: dict[str, Fraction] = {name: Fraction(v) for name, v in numbers.items()}
+                for name, node in formulas.items():
+                    misread[name] = evaluate(node, misread, blanks_as_zero=True)
+                if all(misread[name] == values[name] for name in targets):
+                    return None
             return {"numbers": numbers, "formulas": formulas, "values": values, "depth": depth, "targets": targets,
                     "order": [cell_name(*p) for p in positions], "blank": sorted(blank)}
 
-        sheet = retry(draw, attempts=100, what="a sheet whose formulas all fit")
+        sheet = retry(draw, attempts=300, what="a sheet whose formulas all fit and whose blanks matter")
         cells = {**{n: str(v) for n, v in sheet["numbers"].items()},
                  **{n: "=" + render(f) for n, f in sheet["formulas"].items()}}
         listing = "\n".join(f"{name}: {cells[name]}" for name in sorted(cells, key=_row_major))

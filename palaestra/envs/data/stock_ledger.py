@@ -4,7 +4,9 @@ Opening stock (item, warehouse, quantity) and a numbered list of movements in ti
 receipts, shipments, transfers between warehouses, and stock counts that set a quantity outright. A
 shipment or transfer asking for more than its source holds at that moment is rejected as a whole (it
 changes nothing); from level 1 between one movement and a third of them are rejected, so the ledger must
-be replayed in order, not summed. The answer gives the closing
+be replayed in order, not summed. Since v2 every ledger has a stock count that changes the closing stock
+(v1: replaying without the counts answered 0.69 of level 0, 0.33 of level 2 and 0.16 of level 4), and from
+level 1 moving what the source holds instead of rejecting an over-draw gives another closing stock. The answer gives the closing
 quantity of every item at every warehouse as ``item_W1 = 12`` pairs in any order (zeros included); the
 verifier reads them with the shared assignment reader and names the first wrong pair.
 
@@ -25,8 +27,12 @@ from palaestra.verifiers.normalize import markup_spellings
 EXAMPLE = "widget_W1 = 12, widget_W2 = 0"  # a fixed placeholder: never derived from the answer
 
 
-def replay(stock: dict[str, int], movements: list[list[Any]]) -> tuple[dict[str, int], list[int]]:
-    """Closing stock (``item_W`` keys) and the numbers of the rejected movements."""
+def replay(stock: dict[str, int], movements: list[list[Any]], *,
+           partial: bool = False) -> tuple[dict[str, int], list[int]]:
+    """Closing stock (``item_W`` keys) and the numbers of the rejected movements.
+
+    ``partial`` misreads the rule as moving what the source holds (the over-draw clamped, not rejected).
+    """
     stock = dict(stock)
     rejected = []
     for number, (kind, item, quantity, source, target) in enumerate(movements, start=1):
@@ -34,9 +40,10 @@ def replay(stock: dict[str, int], movements: list[list[Any]]) -> tuple[dict[str,
             stock[f"{item}_{target}"] += quantity
         elif kind == "count":
             stock[f"{item}_{target}"] = quantity
-        elif stock[f"{item}_{source}"] < quantity:
+        elif stock[f"{item}_{source}"] < quantity and not partial:
             rejected.append(number)
         else:
+            quantity = min(quantity, stock[f"{item}_{source}"])
             stock[f"{item}_{source}"] -= quantity
             if kind == "transfer":
                 stock[f"{item}_{target}"] += quantity
@@ -57,6 +64,7 @@ class StockLedger(Task):
     family = "data"
     description = "Replay stock movements (receipts, shipments, transfers, counts; over-draws rejected) to closing stock."
     tags = ("data", "ledgers", "state-tracking")
+    version = 2  # v2: a stock count always changes the closing stock, and from level 1 a rejection does too
 
     @dataclass(frozen=True)
     class Config:
@@ -86,7 +94,13 @@ class StockLedger(Task):
 
         def interesting(drawn: tuple[dict[str, int], list[list[Any]]]) -> bool:
             closing, rejected = replay(*drawn)
-            return config.movements < 8 or 1 <= len(rejected) <= config.movements // 3
+            uncounted, _ = replay(drawn[0], [m for m in drawn[1] if m[0] != "count"])
+            if uncounted == closing:  # a stock count must change the closing stock
+                return False
+            if config.movements < 8:
+                return True
+            # some rejection must matter: moving what the source holds instead gives another closing stock
+            return 1 <= len(rejected) <= config.movements // 3 and replay(*drawn, partial=True)[0] != closing
 
         opening, movements = retry(draw, interesting, attempts=300, what="a ledger with some rejected movements")
         closing, rejected = replay(opening, movements)

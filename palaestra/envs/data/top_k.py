@@ -4,7 +4,8 @@ A CSV of game results (one row per player per game: game, player, points) is giv
 player must be computed first; the question asks for the k players with the most total points, in
 order, ties broken by a stated rule: alphabetical order of the name, fewer games played then name, or
 the higher best single game then name. Problems are redrawn until two players tie within the first k + 1
-places (from level 1 on the stated first tie-break must also decide a tie there), so the rule matters.
+places and each of the other two rules gives another top k, so the stated rule matters (v1 only asked the
+name rule to differ, and always breaking ties by the best game paid 0.71 of level 4).
 The answer is an ordered list of k names; the verifier reads the list with the shared reader (names in
 any letter case) and names the first wrong position.
 
@@ -54,6 +55,7 @@ class TopK(Task):
     family = "data"
     description = "Total a results table per player and list the top k in order, ties broken by a stated rule."
     tags = ("data", "tables", "ranking")
+    version = 2  # v2: every other tie-break rule gives another top k (v1 paid a fixed rule 0.71 at level 4)
 
     @dataclass(frozen=True)
     class Config:
@@ -80,10 +82,8 @@ class TopK(Task):
             ties = [i for i in range(config.k) if totals[order[i]] == totals[order[i + 1]]]
             if not ties:
                 return False
-            if rule == "name" or config.k <= 2:
-                return True
-            first_only, _ = ranking(rows, "name")  # the stated first tie-break must change the order
-            return first_only[: config.k] != order[: config.k]
+            # every other rule must give another top k, so a fixed rule (not the stated one) does not pay
+            return all(ranking(rows, other)[0][: config.k] != order[: config.k] for other in RULES if other != rule)
 
         rows = retry(draw, decisive, attempts=500, what="a tie the rule must break")
         order, totals = ranking(rows, rule)

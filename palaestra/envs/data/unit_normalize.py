@@ -29,6 +29,7 @@ GRAMS = {"mg": Fraction(1, 1000), "g": Fraction(1), "kg": Fraction(1000), "t": F
          "lb": Fraction(45359237, 100000), "oz": Fraction(45359237, 1600000)}
 UNITS_BY_LEVEL = (("g", "kg", "mg"), ("g", "kg", "mg", "lb"), ("g", "kg", "mg", "lb", "oz", "t"))
 TOLERANCE = Tolerance.decimals(2)
+GRAM_UNITS = {"g": 1, "gram": 1, "grams": 1}  # the asked unit, in the spellings a grader accepts ("1500 grams")
 
 
 def _amount_text(value: Fraction, separators: bool) -> str:
@@ -104,7 +105,7 @@ class UnitNormalize(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         parcels = problem.data["parcels"]
         names = [p["id"] for p in parcels]
-        given = read_values(answer, names, lambda text: read_approx(text, units={"g": 1}), partial=True)
+        given = read_values(answer, names, lambda text: read_approx(text, units=GRAM_UNITS), partial=True)
         if not given:
             return Verdict.unparsed(f"expected parcel = grams pairs such as {EXAMPLE}")
         for parcel in parcels:
@@ -125,7 +126,8 @@ class UnitNormalize(Task):
         result = problem.data["result"]
         exact = {p["id"]: format_decimal(Fraction(p["grams"])) for p in problem.data["parcels"]}
         return [*markup_spellings(problem.answer or ""), keyed_text(dict(reversed(list(result.items()))), "\n"),
-                ", ".join(f"{k}: {v} g" for k, v in result.items()), keyed_text(exact)]
+                ", ".join(f"{k}: {v} g" for k, v in result.items()), keyed_text(exact),
+                ", ".join(f"{k} = {v} grams" for k, v in result.items())]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         result = problem.data["result"]

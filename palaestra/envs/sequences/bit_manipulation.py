@@ -123,6 +123,15 @@ def _read_value(text: str) -> int | None:
 
 def _read_single(text: str) -> int | None:
     s = strip_wrappers(text).strip().replace("_", "").replace("\\_", "")
+    if "=" in s and len(s) <= 200:  # x = 0x2A, or the value twice in notations that agree: 42 = 0x2A
+        parts = [part.strip() for part in s.split("=")]
+        if len(parts) > 1 and len(parts[0]) <= 30 and _read_single(parts[0]) is None and all(
+                ch.isalnum() or ch in " _()" for ch in parts[0]):
+            parts = parts[1:]  # a name: x = 0x2A, popcount(x) = 3
+        if not parts or any("=" in part or not part for part in parts):
+            return None
+        values = {_read_single(part) for part in parts} if len(parts) > 1 or parts[0] != s else {None}
+        return values.pop() if len(values) == 1 else None
     lowered = s.lower()
     if lowered.startswith(("0x", "0b")) and 2 < len(s) <= 70:
         digits = lowered[2:]
@@ -243,7 +252,8 @@ class BitManipulation(Task):
         value = problem.data["value"]
         width = problem.data["width"]
         return [*super().spellings(problem), hex(value), _hex(value, width), bin(value), f"0b{value:0{width}b}",
-                f"\\boxed{{{value}}}", f"x = {value}", f"Answer: {hex(value)}."]
+                f"\\boxed{{{value}}}", f"x = {value}", f"Answer: {hex(value)}.", f"x = {hex(value)}",
+                f"{value} = {_hex(value, width)}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         value = problem.data["value"]

@@ -21,6 +21,7 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.numeric import read_integer
 from palaestra.verifiers.sets import read_list
 
@@ -65,6 +66,24 @@ def _show(rows: list[list[int]], given: set[tuple[int, int]]) -> str:
         cells = [(str(v) if (r, i) in given else BLANK).center(width) for i, v in enumerate(rows[r])]
         lines.append(" " * (width * r // 2) + "".join(f"[{c}]" for c in cells))
     return "\n".join(lines)
+
+
+LEADS = ("the bottom row is", "bottom row is", "the bottom row:", "bottom row:", "bottom row =", "bottom:", "base:")
+
+
+def _bottom_row_text(answer: str) -> str:
+    """The row without a naming lead-in (``Bottom row: 3, 8``) and with bricks (``[3][8]``, ``| 3 | 8 |``) as a list."""
+    text = strip_wrappers(answer)
+    body = text.lstrip("*")  # a bold lead-in: **Bottom row:** 3, 8
+    for lead in LEADS:
+        if body.lower().startswith(lead):
+            text = strip_wrappers(body[len(lead):].lstrip("*"))
+            break
+    if "][" in text:
+        text = text.replace("][", ", ")
+    if "|" in text:
+        text = text.strip().strip("|").replace("|", ",")
+    return text
 
 
 @register
@@ -113,7 +132,7 @@ class NumberPyramid(Task):
         base = problem.data["base"]
         if not isinstance(answer, str) or len(answer) > 600:
             return Verdict.unparsed("expected the bottom row")
-        found = read_list(answer, read_integer, space_separated=True)
+        found = read_list(_bottom_row_text(answer), read_integer, space_separated=True)
         if found is None or len(found) != len(base):
             return Verdict.unparsed(f"expected {len(base)} whole numbers separated by commas, such as {EXAMPLE}")
         rows = bricks(found)
@@ -133,7 +152,8 @@ class NumberPyramid(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         return [*super().spellings(problem), f"\\boxed{{{gold}}}", f"{gold}.", gold.replace(", ", " "),
-                f"[{gold}]", f"Answer: {gold}"]
+                f"[{gold}]", f"Answer: {gold}", f"Bottom row: {gold}",
+                "".join(f"[{x}]" for x in gold.split(", ")), " | ".join(gold.split(", "))]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         base = problem.data["base"]

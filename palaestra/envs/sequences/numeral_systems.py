@@ -47,6 +47,29 @@ DEFINITIONS = {
 EXAMPLES = {"bijective26": "QX", "factoradic": "3:0:2:1:0", "negabinary": "110101", "balanced_ternary": "1T0T1",
             "zeckendorf": "1001010"}  # fixed placeholders of each system's shape: never derived from the answer
 MAX_DIGITS = 400
+# a base label a grader reads past: a subscript after the numeral (``110_{-2}``, ``(1T0)_3``) or a phrase
+BASE_LABELS = {"bijective26": ("26",), "factoradic": ("!",), "negabinary": ("-2", "(-2)"),
+               "balanced_ternary": ("3", "bal3"), "zeckendorf": ("F", "Fib")}
+BASE_PHRASES = {"bijective26": ("(bijective base 26)", "in bijective base 26", "(base 26)"),
+                "factoradic": ("(factoradic)", "in factoradic"),
+                "negabinary": ("(base -2)", "in base -2", "(negabinary)", "in negabinary"),
+                "balanced_ternary": ("(balanced ternary)", "in balanced ternary"),
+                "zeckendorf": ("(Zeckendorf)", "in Zeckendorf form")}
+
+
+def _without_base(text: str, system: str, value: int) -> str:
+    """``text`` without a leading ``value =`` and a trailing base subscript of ``system`` (``5 = 101_{-2}``)."""
+    s = text.strip()
+    for lead in (f"{value} =", f"{value}_{{10}} =", f"{value}_10 ="):
+        if s.startswith(lead):
+            s = s[len(lead):].strip()
+            break
+    head, mark, label = s.rpartition("_")
+    if mark and label.strip("{}") in BASE_LABELS[system]:
+        s = head.strip()
+        if s.startswith("(") and s.endswith(")"):
+            s = s[1:-1].strip()
+    return s
 
 
 def _fibonacci_places(limit: int) -> list[int]:
@@ -201,7 +224,9 @@ class NumeralSystems(Task):
             if found is None:
                 return Verdict.unparsed("expected the number in decimal digits, such as -1234")
             return Verdict.judge(found == data["value"], "right" if found == data["value"] else "not its value")
-        written = read_answer(answer, _read_representation)
+        written = read_answer(answer, lambda text: _read_representation(_without_base(text, data["system"],
+                                                                                      data["value"])),
+                              units=BASE_PHRASES[data["system"]])
         value = decode(data["system"], written) if written is not None else None
         if written is None or value is None:
             return Verdict.unparsed(f"expected a numeral of this system, such as {EXAMPLES[data['system']]}")
@@ -222,6 +247,10 @@ class NumeralSystems(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         extra = [gold.lower()] if problem.data["system"] == "bijective26" and problem.data["direction"] == "to" else []
+        if problem.data["direction"] == "to":
+            label = BASE_LABELS[problem.data["system"]][0]
+            extra += [f"{problem.data['value']} = {gold}", f"{gold}_{{{label}}}", f"({gold})_{{{label}}}",
+                      f"{gold} {BASE_PHRASES[problem.data['system']][0]}"]
         return [*super().spellings(problem), f"\\boxed{{{gold}}}", f"{gold}.", f"Answer: {gold}", f"`{gold}`", *extra]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
