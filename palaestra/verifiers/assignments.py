@@ -220,7 +220,9 @@ def read_roles(
 
 
 _ARROWS = ("->", "→", "=>", "⇒", "↦")
-_TABLE_ROW = re.compile(r"(?m)^[ \t]*(?:\|[ \t]*)?([A-Za-z]\w{0,15})[ \t]*\|[ \t]*([-+]?\d{1,10})[ \t]*(?:\|[ \t]*)?$")  # | A | 6 |
+# | A | 6 |, | R92 | 2004-02-14 |: a row is rewritten as "name = value" only when it names an asked name (a header
+# row such as | Letter | Digit | is then left for _TABLE_HEADER to drop)
+_TABLE_ROW = re.compile(r"(?m)^[ \t]*(?:\|[ \t]*)?([A-Za-z]\w{0,15})[ \t]*\|[ \t]*([^|\n]{1,40})\|?[ \t]*$")
 _TABLE_HEADER = re.compile(r"^[ \t]*\|[^=]*\|[ \t]*$")  # | Letter | Digit | and |---|---| (what is left of the table)
 _SPACED_PAIR = re.compile(r"([A-Za-z]\w{0,15})\s*[=:]\s*([^\s,;=:]{1,10})")
 
@@ -229,7 +231,7 @@ def read_values(text: str, names: Sequence[str], read_value: Callable[[str], obj
                 partial: bool = False) -> dict | None:
     """``{name: value}`` as :func:`read_assignment` reads it, also from pairs separated by spaces
     only (``A=1 B=7``), which that reader takes for one value, with arrows (``A -> 1``) or as a
-    two-column Markdown table (``| A | 1 |`` rows). None when unreadable or hedged.
+    two-column Markdown table (``| A | 1 |`` rows, any value a cell holds). None when unreadable or hedged.
 
     >>> from palaestra.verifiers.numeric import read_integer
     >>> read_values("A=1 B=7", ["A", "B"], read_integer)
@@ -238,7 +240,10 @@ def read_values(text: str, names: Sequence[str], read_value: Callable[[str], obj
     if isinstance(text, str) and len(text) <= 40 * len(names) + 200:
         for arrow in _ARROWS:
             text = text.replace(arrow, " = ")
-        text = _TABLE_ROW.sub(r"\1 = \2", text)
+        asked = {name.lower() for name in names}
+        text = _TABLE_ROW.sub(
+            lambda row: f"{row.group(1)} = {row.group(2).strip()}" if row.group(1).lower() in asked else row.group(0),
+            text)
         text = "\n".join(line for line in text.splitlines() if not _TABLE_HEADER.match(line))
     found = read_assignment(text, names, read_value, partial=partial)
     if found is None and isinstance(text, str) and len(text) <= 40 * len(names) + 200:

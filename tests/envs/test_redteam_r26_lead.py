@@ -32,3 +32,16 @@ def test_group_lines_as_a_numbered_or_bulleted_list_and_plural_naming_sentences_
     bridges = palaestra.make("graphs/bridges", level=2).unwrapped.task.sample(2, 1)
     assert palaestra.score(bridges, f"<answer>The bridges are {bridges.answer}</answer>").correct
     assert not palaestra.score(bridges, f"<answer>The bridges are not {bridges.answer}</answer>").correct
+
+
+def test_a_two_column_table_of_dates_or_decimals_is_read_like_its_pairs() -> None:
+    import re
+
+    for env_id in ("data/clean_dates", "data/asof_join", "data/unit_normalize"):
+        problem = palaestra.make(env_id, level=2).unwrapped.task.sample(2, 0)
+        pairs = [p.split("=", 1) for p in re.split(r",\s*(?=\w+\s*=)|\n", problem.answer or "") if "=" in p]
+        rows = [f"| {name.strip()} | {value.strip()} |" for name, value in pairs]
+        table = "\n".join(["| record | value |", "|---|---|", *rows])
+        assert palaestra.score(problem, f"<answer>{table}</answer>").correct, (env_id, table)
+        hedged = table.replace(rows[0], rows[0].replace(" |", " or 0 |", 2).replace(" or 0 |", " |", 1))
+        assert not palaestra.score(problem, f"<answer>{hedged}</answer>").correct, hedged
