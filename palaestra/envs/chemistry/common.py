@@ -486,3 +486,32 @@ def without_quantity_name(text: str, symbol: str, words: tuple[str, ...], compos
             verb = next((v for v in _NAMING_VERBS if tail.lower().startswith(v)), None)
             return tail[len(verb) :].strip() if verb is not None else text
     return text
+
+
+_LINE_BULLETS = ("- ", "* ", "• ")
+
+
+def without_line_label(line: str, label: str) -> str:
+    """A line of a listed answer without its bullet (``- ``, ``* ``, ``• ``) and its leading label: ``(a)``, ``a)``,
+    ``a.``, ``a:``, also followed by a colon (``(a):``) or in markdown bold (``**(a)**``). Plain prefix checks: never
+    raises.
+
+    >>> without_line_label("(a) [He] 2s2", "a"), without_line_label("- **(b)** Na: +1", "b"), without_line_label("(c): x", "c")
+    ('[He] 2s2', 'Na: +1', 'x')
+    """
+    s = line.strip()
+    for bullet in _LINE_BULLETS:
+        if s.startswith(bullet):
+            s = s[len(bullet) :].lstrip()
+            break
+    unbolded = s[2:] if s.startswith("**") else s
+    for prefix in (f"({label})", f"{label})", f"{label}.", f"{label}:"):
+        if unbolded.startswith(prefix):
+            rest = unbolded[len(prefix) :]
+            if s.startswith("**"):
+                if not rest.startswith("**"):
+                    return s  # bold that does not close right after the label: left for the reader to refuse
+                rest = rest[2:]
+            rest = rest.lstrip()
+            return rest[1:].strip() if rest.startswith(":") and not prefix.endswith(":") else rest
+    return s

@@ -25,10 +25,11 @@ EXAMPLE = "12.3"  # a fixed placeholder of the right shape (unit named in the qu
 TOLERANCE = Tolerance(relative="0.005")
 SOLUTES = ("NaCl", "HCl", "KNO3", "CuSO4", "C6H12O6", "NaOH", "H2SO4", "KMnO4", "AgNO3", "KCl", "MgCl2",
            "Na2CO3", "CaCl2", "NH4Cl", "KI", "NaHCO3", "HNO3", "BaCl2", "FeCl3", "K2Cr2O7")
-SPELLINGS = {"mol/L": ("mol/L", "M", "mol L^-1", "mol/l", "molar", "mol per litre", "mol per liter"),
-             "mmol/L": ("mmol/L", "mM", "mmol L^-1", "mmol/l", "millimolar"),
-             "mL": ("mL", "ml", "milliliters", "millilitres"),
-             "L": ("L", "l", "liters", "litres", "liter", "litre")}  # never asked: read where mL is
+SPELLINGS = {"mol/L": ("mol/L", "M", "mol L^-1", "mol/l", "molar", "mol per litre", "mol per liter", "mol dm^-3",
+                       "mol/dm^3"),
+             "mmol/L": ("mmol/L", "mM", "mmol L^-1", "mmol/l", "millimolar", "mmol dm^-3", "mmol/dm^3"),
+             "mL": ("mL", "ml", "milliliters", "millilitres", "cm^3"),
+             "L": ("L", "l", "liters", "litres", "liter", "litre", "dm^3")}  # never asked: read where mL is
 # Each unit's quantity and size, so a right value in another unit of the asked quantity is read and converted
 # ("1.914 mol/L" where mmol/L is asked is 1914 mmol/L; "0.25 L" where mL is asked is 250 mL).
 SIZES = {"mol/L": ("concentration", Fraction(1000)), "mmol/L": ("concentration", Fraction(1)),
