@@ -155,3 +155,20 @@ def test_listed_answers_read_bulleted_bold_and_colon_labels(env_id: str, level: 
     for template in ("**({0}) {1}", "({0}):: {1}"):
         assert _reward(problem, relabel(template)) == 0.0, template
     assert _reward(problem, relabel("- ({0}) {1}", [lines[1], lines[0], *lines[2:]])) == 0.0
+
+
+def test_colligative_properties_reads_a_right_value_in_another_unit() -> None:
+    """``394.101 K`` for 120.951 °C, ``3035.1 kPa`` or ``22765 mmHg`` for 29.954 atm and ``0.22999 kg/mol`` for
+    229.99 g/mol were refused; a value not converted still scores 0."""
+    boiling = _sample("chemistry/colligative_properties", 0, 0)  # 120.951 °C
+    assert _reward(boiling, "394.101 K") == 1.0
+    for reply in ("120.951 K", "394.101", "394.101 °C"):
+        assert _reward(boiling, reply) == 0.0, reply
+    osmotic = _sample("chemistry/colligative_properties", 1, 5)  # 29.9542 atm
+    for reply in ("3035.1 kPa", "22765 mmHg", "22765 torr", "3.0351e6 Pa"):
+        assert _reward(osmotic, reply) == 1.0, reply
+    for reply in ("29.9542 kPa", "29.9542 mmHg", "3035.1 atm"):
+        assert _reward(osmotic, reply) == 0.0, reply
+    molar = _sample("chemistry/colligative_properties", 3, 1)  # 229.988 g/mol
+    assert _reward(molar, "0.22999 kg/mol") == 1.0
+    assert _reward(molar, "229.988 kg/mol") == 0.0
