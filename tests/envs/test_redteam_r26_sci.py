@@ -172,3 +172,24 @@ def test_colligative_properties_reads_a_right_value_in_another_unit() -> None:
     molar = _sample("chemistry/colligative_properties", 3, 1)  # 229.988 g/mol
     assert _reward(molar, "0.22999 kg/mol") == 1.0
     assert _reward(molar, "229.988 kg/mol") == 0.0
+
+
+def test_dilution_reads_the_concentration_named_with_its_solute() -> None:
+    """``[BaCl2] = 0.8878 mol/L`` (the concentration's own notation), ``c(BaCl2) = ...`` and ``The final concentration
+    of BaCl2 is ...`` were refused; another solute, a wrong value, a hedge or a negation still score 0."""
+    problem = _sample("chemistry/dilution", 4, 1)  # BaCl2, 0.887772 mol/L
+    for reply in (
+        "[BaCl2] = 0.8878 mol/L",
+        "[BaCl₂] ≈ 0.8878 M",
+        "c(BaCl2) = 0.8878 mol/L",
+        "The final concentration of BaCl2 is 0.8878 mol/L.",
+    ):
+        assert _reward(problem, reply) == 1.0, reply
+    for reply in (
+        "[NaCl] = 0.8878 mol/L",
+        "[BaCl2] = 0.95 mol/L",
+        "[BaCl2] = 0.8878 mol/L or 0.5 mol/L",
+        "The final concentration of BaCl2 is not 0.8878 mol/L.",
+        "[BaCl2] = 0.8878 g/L",
+    ):
+        assert _reward(problem, reply) == 0.0, reply

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.chemistry.common import elements, molar_mass, parse_formula
+from palaestra.envs.chemistry.common import elements, molar_mass, parse_formula, without_quantity_name
 from palaestra.verifiers.numeric import Tolerance, format_decimal, read_approx
 
 EXAMPLE = "12.3"  # a fixed placeholder of the right shape (unit named in the question): never the answer
@@ -128,6 +128,13 @@ class Dilution(Task):
         unit = problem.data["unit"]
         readable = isinstance(answer, str) and len(answer) <= 200
         value = read_approx(answer, units=unit_factors(unit)) if readable else None
+        if value is None and readable and SIZES[unit][0] == "concentration":
+            # the concentration named with its solute: "[BaCl2] = 0.888 mol/L", "c(BaCl2) = 0.888 M", "The final
+            # concentration of BaCl2 is 0.888 mol/L"
+            solute = parse_formula(problem.data["solute"]) or {}
+            named = without_quantity_name(answer, "c", ("final concentration", "concentration", "molarity"), solute,
+                                          bracketed=True)
+            value = read_approx(named, units=unit_factors(unit)) if named != answer else None
         if value is None:
             return Verdict.unparsed(f"expected one number in {unit}, such as {EXAMPLE}")
         if TOLERANCE.accepts(value, Fraction(*problem.data["exact"])):
