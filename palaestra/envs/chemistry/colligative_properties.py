@@ -59,6 +59,14 @@ QUESTION_WEIGHT = {"freezing": 1, "boiling": 1, "osmotic": 2, "molar_mass": 3}
 UNITS = {"temperature": ("°C", "° C", "℃", "degrees C", "degrees Celsius", "deg C", "C"),
          "atm": ("atm", "atmospheres", "atmosphere"),
          "g/mol": ("g/mol", "g mol^-1", "grams per mole", "g·mol⁻¹")}
+# A right value in another unit of the asked quantity is read and converted, as a careful grader converts it: a pressure
+# in kPa, Pa, mmHg or torr, a molar mass in kg/mol, a temperature in kelvins (an offset: see verify).
+OTHER_UNITS: dict[str, dict[str, Fraction]] = {
+    "atm": {"kPa": 1 / Fraction("101.325"), "Pa": 1 / Fraction(101325), "mmHg": Fraction(1, 760),
+            "mm Hg": Fraction(1, 760), "torr": Fraction(1, 760), "Torr": Fraction(1, 760)},
+    "g/mol": {"kg/mol": Fraction(1000), "kg mol^-1": Fraction(1000)},
+}
+KELVINS = ("K", "kelvin", "kelvins")
 
 
 @register
@@ -180,8 +188,12 @@ class ColligativeProperties(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         unit = problem.data["unit"]
-        spellings = UNITS["temperature"] if unit == "°C" else UNITS[unit]
-        value = read_approx(answer, units=spellings) if isinstance(answer, str) and len(answer) <= 200 else None
+        readable = isinstance(answer, str) and len(answer) <= 200
+        spellings = UNITS["temperature"] if unit == "°C" else {**OTHER_UNITS[unit], **dict.fromkeys(UNITS[unit], 1)}
+        value = read_approx(answer, units=spellings) if readable else None
+        if value is None and readable and unit == "°C":  # "394.1 K" for 120.95 °C
+            kelvins = read_approx(answer, units=KELVINS, unit_required=True)
+            value = None if kelvins is None else kelvins - Fraction("273.15")
         if value is None:
             return Verdict.unparsed(f"expected one number in {unit}, such as {EXAMPLE}")
         exact = Fraction(*problem.data["exact"])

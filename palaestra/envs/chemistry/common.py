@@ -450,11 +450,13 @@ def unbalanced(terms: list[tuple[int, Species]]) -> list[str]:
 _NAMING_VERBS = ("formed is ", "produced is ", "is ", "equals ", "= ", "≈ ")
 
 
-def without_quantity_name(text: str, symbol: str, words: tuple[str, ...], composition: Composition) -> str:
+def without_quantity_name(text: str, symbol: str, words: tuple[str, ...], composition: Composition,
+                          bracketed: bool = False) -> str:
     """``text`` without a leading name of the asked quantity of the species ``composition``: its symbol with the
     formula in brackets (``M(CO2) = ``, ``m(H₂O) ≈ ``) or a naming sentence (``The molar mass of CO2 is ``, ``The
     mass of H2O formed is ``, for ``words`` such as ``("molar mass",)``); the formula may be spelled in any way
-    :func:`parse_formula` reads to the same atoms. Anything else (another species named, no verb) comes back
+    :func:`parse_formula` reads to the same atoms; with ``bracketed`` also the formula in square brackets, a
+    concentration's notation (``[BaCl2] = ``). Anything else (another species named, no verb) comes back
     unchanged, so the env's reader still sees the whole text. Plain string scanning, bounded: never raises.
 
     >>> without_quantity_name("M(Ca(OH)2) = 74.09 g/mol", "M", ("molar mass",), {"Ca": 1, "O": 2, "H": 2})
@@ -467,6 +469,13 @@ def without_quantity_name(text: str, symbol: str, words: tuple[str, ...], compos
     if not isinstance(text, str) or len(text) > 400:
         return text
     s = strip_wrappers(text)
+    if bracketed and s.startswith("["):
+        end = closing_bracket(s, 0)
+        if end > 0 and parse_formula(s[1:end]) == composition:
+            rest = s[end + 1 :].lstrip()
+            if rest[:1] in ("=", "≈"):
+                return rest[1:].strip()
+        return text
     if s.startswith(symbol + "("):
         end = closing_bracket(s, len(symbol))
         if end > 0 and parse_formula(s[len(symbol) + 1 : end]) == composition:
@@ -486,3 +495,32 @@ def without_quantity_name(text: str, symbol: str, words: tuple[str, ...], compos
             verb = next((v for v in _NAMING_VERBS if tail.lower().startswith(v)), None)
             return tail[len(verb) :].strip() if verb is not None else text
     return text
+
+
+_LINE_BULLETS = ("- ", "* ", "• ")
+
+
+def without_line_label(line: str, label: str) -> str:
+    """A line of a listed answer without its bullet (``- ``, ``* ``, ``• ``) and its leading label: ``(a)``, ``a)``,
+    ``a.``, ``a:``, also followed by a colon (``(a):``) or in markdown bold (``**(a)**``). Plain prefix checks: never
+    raises.
+
+    >>> without_line_label("(a) [He] 2s2", "a"), without_line_label("- **(b)** Na: +1", "b"), without_line_label("(c): x", "c")
+    ('[He] 2s2', 'Na: +1', 'x')
+    """
+    s = line.strip()
+    for bullet in _LINE_BULLETS:
+        if s.startswith(bullet):
+            s = s[len(bullet) :].lstrip()
+            break
+    unbolded = s[2:] if s.startswith("**") else s
+    for prefix in (f"({label})", f"{label})", f"{label}.", f"{label}:"):
+        if unbolded.startswith(prefix):
+            rest = unbolded[len(prefix) :]
+            if s.startswith("**"):
+                if not rest.startswith("**"):
+                    return s  # bold that does not close right after the label: left for the reader to refuse
+                rest = rest[2:]
+            rest = rest.lstrip()
+            return rest[1:].strip() if rest.startswith(":") and not prefix.endswith(":") else rest
+    return s

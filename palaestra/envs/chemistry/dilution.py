@@ -18,17 +18,18 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.chemistry.common import elements, molar_mass, parse_formula
+from palaestra.envs.chemistry.common import elements, molar_mass, parse_formula, without_quantity_name
 from palaestra.verifiers.numeric import Tolerance, format_decimal, read_approx
 
 EXAMPLE = "12.3"  # a fixed placeholder of the right shape (unit named in the question): never the answer
 TOLERANCE = Tolerance(relative="0.005")
 SOLUTES = ("NaCl", "HCl", "KNO3", "CuSO4", "C6H12O6", "NaOH", "H2SO4", "KMnO4", "AgNO3", "KCl", "MgCl2",
            "Na2CO3", "CaCl2", "NH4Cl", "KI", "NaHCO3", "HNO3", "BaCl2", "FeCl3", "K2Cr2O7")
-SPELLINGS = {"mol/L": ("mol/L", "M", "mol L^-1", "mol/l", "molar", "mol per litre", "mol per liter"),
-             "mmol/L": ("mmol/L", "mM", "mmol L^-1", "mmol/l", "millimolar"),
-             "mL": ("mL", "ml", "milliliters", "millilitres"),
-             "L": ("L", "l", "liters", "litres", "liter", "litre")}  # never asked: read where mL is
+SPELLINGS = {"mol/L": ("mol/L", "M", "mol L^-1", "mol/l", "molar", "mol per litre", "mol per liter", "mol dm^-3",
+                       "mol/dm^3"),
+             "mmol/L": ("mmol/L", "mM", "mmol L^-1", "mmol/l", "millimolar", "mmol dm^-3", "mmol/dm^3"),
+             "mL": ("mL", "ml", "milliliters", "millilitres", "cm^3"),
+             "L": ("L", "l", "liters", "litres", "liter", "litre", "dm^3")}  # never asked: read where mL is
 # Each unit's quantity and size, so a right value in another unit of the asked quantity is read and converted
 # ("1.914 mol/L" where mmol/L is asked is 1914 mmol/L; "0.25 L" where mL is asked is 250 mL).
 SIZES = {"mol/L": ("concentration", Fraction(1000)), "mmol/L": ("concentration", Fraction(1)),
@@ -127,6 +128,13 @@ class Dilution(Task):
         unit = problem.data["unit"]
         readable = isinstance(answer, str) and len(answer) <= 200
         value = read_approx(answer, units=unit_factors(unit)) if readable else None
+        if value is None and readable and SIZES[unit][0] == "concentration":
+            # the concentration named with its solute: "[BaCl2] = 0.888 mol/L", "c(BaCl2) = 0.888 M", "The final
+            # concentration of BaCl2 is 0.888 mol/L"
+            solute = parse_formula(problem.data["solute"]) or {}
+            named = without_quantity_name(answer, "c", ("final concentration", "concentration", "molarity"), solute,
+                                          bracketed=True)
+            value = read_approx(named, units=unit_factors(unit)) if named != answer else None
         if value is None:
             return Verdict.unparsed(f"expected one number in {unit}, such as {EXAMPLE}")
         if TOLERANCE.accepts(value, Fraction(*problem.data["exact"])):

@@ -32,7 +32,7 @@ from importlib import resources
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.chemistry.common import elements
+from palaestra.envs.chemistry.common import elements, without_line_label
 from palaestra.verifiers.normalize import read_answer
 
 EXAMPLE = "(a) [He] 2s2 2p1"  # a fixed placeholder of the right shape: never derived from the answer
@@ -253,10 +253,7 @@ class ElectronConfiguration(Task):
             return None
         found = []
         for i, (line, (symbol, charge)) in enumerate(zip(lines, problem.data["species"], strict=True)):
-            for prefix in (f"({LABELS[i]})", f"{LABELS[i]})", f"{LABELS[i]}.", f"{LABELS[i]}:"):
-                if line.startswith(prefix):
-                    line = line[len(prefix):].strip()
-                    break
+            line = without_line_label(line, LABELS[i])
             name = _species_name(symbol, charge)
             for sep in (":", " -", " =", " –"):
                 if line.startswith(name + sep):

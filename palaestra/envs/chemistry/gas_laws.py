@@ -45,15 +45,29 @@ SPELLINGS = {
 }
 
 
+# Units never printed but read in an answer (a pressure in Pa or bar, a volume in dm³, cm³ or m³), each with its
+# factor to the quantity's base unit (kPa, L), as a careful grader converts them.
+READ_ALSO: dict[str, dict[str, Fraction]] = {
+    "P": {"Pa": Fraction(1, 1000), "pascal": Fraction(1, 1000), "pascals": Fraction(1, 1000), "bar": Fraction(100),
+          "MPa": Fraction(1000)},
+    "V": {"dm^3": Fraction(1), "cm^3": Fraction(1, 1000), "m^3": Fraction(1000)},
+}
+OTHER_TEMPERATURE = {"°C": ("K", Fraction("273.15")), "K": ("°C", Fraction("-273.15"))}  # unit, what to subtract
+
+
 def unit_factors(unit: str) -> dict[str, Fraction] | tuple[str, ...]:
     """Spellings of the asked unit, and for a pressure or a volume of the other units of that quantity, each with
-    its factor to the asked unit ("21.5 L" where mL is asked is 21500 mL). Temperatures (an offset, not a factor)
-    and amounts (grams need the molar mass) are read in the asked unit only."""
+    its factor to the asked unit ("21.5 L" where mL is asked is 21500 mL), and for a mass kg and mg. Temperatures (an
+    offset, not a factor: :meth:`GasLaws.verify` reads the other scale) and amounts in mol (grams need the molar mass)
+    are read in the asked unit only."""
     quantity, size = UNITS[unit]
+    if unit == "g":  # a mass in kg or mg converts by a factor, as a pressure or a volume does
+        return {**{spelling: Fraction(1) for spelling in SPELLINGS["g"]}, "kg": Fraction(1000), "mg": Fraction(1, 1000)}
     if quantity not in ("P", "V"):
         return SPELLINGS[unit]
-    return {spelling: other_size / size for other, (other_quantity, other_size) in UNITS.items()
-            if other_quantity == quantity for spelling in SPELLINGS[other]}
+    factors = {spelling: other_size / size for other, (other_quantity, other_size) in UNITS.items()
+               if other_quantity == quantity for spelling in SPELLINGS[other]}
+    return {**{spelling: other_size / size for spelling, other_size in READ_ALSO[quantity].items()}, **factors}
 
 
 NAMES = {"P": "pressure", "V": "volume", "T": "temperature", "n": "amount"}
@@ -176,6 +190,10 @@ class GasLaws(Task):
         unit = problem.data["unit"]
         readable = isinstance(answer, str) and len(answer) <= 200
         value = read_approx(answer, units=unit_factors(unit)) if readable else None
+        if value is None and readable and unit in OTHER_TEMPERATURE:  # "296.15 K" where °C is asked, and back
+            other, offset = OTHER_TEMPERATURE[unit]
+            value = read_approx(answer, units=SPELLINGS[other], unit_required=True)
+            value = None if value is None else value - offset
         if value is None:
             return Verdict.unparsed(f"expected one number in {unit}, such as {EXAMPLE} {unit}")
         exact = Fraction(*problem.data["exact"])

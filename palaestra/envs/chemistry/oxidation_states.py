@@ -30,7 +30,7 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.chemistry.common import Composition, elements
+from palaestra.envs.chemistry.common import Composition, elements, without_line_label
 from palaestra.verifiers.assignments import read_values
 from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import read_exact
@@ -341,10 +341,7 @@ class OxidationStates(Task):
 
 def _without_label(line: str, label: str, formula: str) -> str:
     """The line without its leading label (``(a)``, ``a)``, ``a.``, ``a:``) or species formula and a colon."""
-    for prefix in (f"({label})", f"{label})", f"{label}.", f"{label}:"):
-        if line.startswith(prefix):
-            line = line[len(prefix):].strip()
-            break
+    line = without_line_label(line, label)
     for sep in (":", " -", " —", " –"):
         if line.startswith(formula + sep):
             return line[len(formula) + len(sep):].strip()

@@ -31,6 +31,7 @@ from palaestra.envs.chemistry.common import (
     species_readings,
     species_text,
     unbalanced,
+    without_line_label,
 )
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces
 
@@ -206,11 +207,7 @@ class RedoxBalance(Task):
             return None
         found = []
         for i, (line, reaction) in enumerate(zip(lines, reactions, strict=True)):
-            for prefix in (f"({LABELS[i]})", f"{LABELS[i]})", f"{LABELS[i]}.", f"{LABELS[i]}:"):
-                if line.startswith(prefix):
-                    line = line[len(prefix):].strip()
-                    break
-            terms = self._read_line(line, reaction)
+            terms = self._read_line(without_line_label(line, LABELS[i]), reaction)
             if isinstance(terms, str):
                 return None
             found.append(terms)

@@ -26,7 +26,7 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.verifiers.expressions import Surd
 from palaestra.verifiers.normalize import strip_wrappers
-from palaestra.verifiers.numeric import format_decimal, unit_spellings
+from palaestra.verifiers.numeric import format_decimal, normalize_unit, unit_spellings
 from palaestra.verifiers.radicals import format_radical, radical_spellings, read_radical
 
 G = Fraction(49, 5)
@@ -124,13 +124,22 @@ def _direction(text: str) -> tuple[str, int]:
     return match.group(1), 1 if word.lower() == "right" else -1
 
 
+_UNIT_NORMALS = {unit: frozenset(normalize_unit(spelling) for spelling in unit_spellings(unit) + extra)
+                 for unit, extra in {"m/s": ("m s^-1", "m·s⁻¹"), "J": ("joule", "joules")}.items()}
+
+
 def _strip_unit(text: str, unit: str) -> str:
-    """The answer without a trailing unit of the asked kind (another unit stays, and makes it unreadable)."""
+    """The answer without a trailing unit of the asked kind, in any spelling :func:`normalize_unit` unifies (``m/s``,
+    ``m s⁻¹``, ``\\text{ m/s}``, ``\\mathrm{m\\,s^{-1}}``); another unit stays, and makes it unreadable. Bounded: the
+    text is at most 200 characters and each split is one cached normalisation."""
     s = text.strip().rstrip(".").strip()
-    for spelling in sorted(unit_spellings(unit) + {"m/s": ("m s^-1", "m·s⁻¹"), "J": ("joule", "joules")}[unit],
-                           key=len, reverse=True):
-        if s.endswith(" " + spelling) or s.endswith(spelling) and s[: -len(spelling)][-1:].isdigit():
-            return s[: -len(spelling)].strip()
+    if len(s) > 200:
+        return s
+    normals = _UNIT_NORMALS[unit]
+    for i in range(1, len(s)):  # the longest trailing unit: a split at a space, or right after the number
+        if s[i] == " " or (s[i - 1] in "0123456789)}" and (s[i].isalpha() or s[i] == "\\")):
+            if normalize_unit(s[i:].strip()) in normals and s[:i].strip():
+                return s[:i].strip()
     return s
 
 

@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import ClassVar
 
 from palaestra.core import Problem, Task, Verdict
@@ -35,6 +36,53 @@ MAX_DIGITS = 160  # digits in one answer: capacitor networks past the presets re
 
 APPROXIMATELY = ("≈", "\\approx")
 
+# Other spellings of a unit that a careful grader accepts, added to an env's table where the env lists the unit:
+# the singular of a word unit, an SI spelling with a negative power, a word form. Never a symbol that names another
+# unit of some env's table ("C" is both coulombs and degrees Celsius, so nothing maps to it).
+UNIT_ALIASES: Mapping[str, tuple[str, ...]] = {
+    "J": ("joule", "joules"),
+    "N": ("newton", "newtons"),
+    "V": ("volt", "volts"),
+    "W": ("watt", "watts"),
+    "m": ("metre", "metres", "meter", "meters"),
+    "cm": ("centimetre", "centimetres", "centimeter", "centimeters"),
+    "km": ("kilometre", "kilometres", "kilometer", "kilometers"),
+    "g": ("gram", "grams"),
+    "kg": ("kilogram", "kilograms"),
+    "Hz": ("hertz", "s^-1"),
+    "A": ("ampere", "amperes", "amp", "amps"),
+    "Ω": ("ohm", "ohms", "\\Omega"),
+    "Pa": ("pascal", "pascals", "N/m^2", "N m^-2"),
+    "m/s": ("m s^-1", "m/sec", "metre per second", "metres per second", "meter per second", "meters per second"),
+    "rad/s": ("rad s^-1", "rad/sec", "radian per second", "radians per second"),
+    "N/C": ("N C^-1", "newton per coulomb", "newtons per coulomb"),
+    "V/m": ("V m^-1", "volt per metre", "volts per metre", "volt per meter", "volts per meter"),
+    "kg/m³": ("kg/m^3", "kg m^-3", "kilogram per cubic metre", "kilograms per cubic metre",
+              "kilogram per cubic meter", "kilograms per cubic meter"),
+    "days": ("day",),
+    "hours": ("hour",),
+    "years": ("year",),
+}
+_MICRO = ("μ", "µ", "u")
+
+
+def with_aliases(units: Units) -> Units:
+    """``units`` with the :data:`UNIT_ALIASES` of its units, and the LaTeX micro prefix (``\\mu F``, ``\\mu\\text{F}``)
+    for its micro units (``μF``, ``µF``, ``uF``), each at its unit's factor; an env's own spellings are kept."""
+    return _with_aliases(tuple(units.items()))
+
+
+@lru_cache(maxsize=256)
+def _with_aliases(pairs: tuple[tuple[str, Fraction | int], ...]) -> dict[str, Fraction | int]:
+    out = dict(pairs)
+    for unit, factor in pairs:
+        extra = list(UNIT_ALIASES.get(unit, ()))
+        if len(unit) == 2 and unit[0] in _MICRO and unit[1].isupper():
+            extra += [f"\\mu {unit[1]}", f"\\mu{unit[1]}"]
+        for alias in extra:
+            out.setdefault(alias, factor)
+    return out
+
 
 def read_quantity(text: str, units: Units) -> Fraction | None:
     """The exact number written, converted to the asked unit (a unit in ``units`` or none), else None.
@@ -43,6 +91,7 @@ def read_quantity(text: str, units: Units) -> Fraction | None:
     grader accepts when the decimal is the value rounded or truncated to its last written place
     (:func:`~palaestra.verifiers.numeric.decimal_agrees`); a wrong decimal makes the answer unreadable (a second answer).
     """
+    units = with_aliases(units)
     for sign in APPROXIMATELY:
         if isinstance(text, str) and text.count(sign) == 1 and len(text) <= 400:
             exact_text, approximate_text = text.split(sign)
