@@ -87,7 +87,9 @@ _FRAC_SHORTHAND = re.compile(r"\\frac ?(\d) ?(\d)")
 # one side braced and the other a single digit, as TeX allows: \frac1{117}, \frac{12}5
 _FRAC_HALF_BRACED = re.compile(r"\\frac ?(?:(\d) ?\{(\d+)\}|\{(\d+)\} ?(\d))")
 # x, φ, \theta, v_0, and a quantity named by one word (angle, Area): a grader reads "angle = 91.5" as 91.5
-_NAME = r"(?:[A-Za-z]{1,3}|[A-Za-z][a-z]{3,11}|[\u0370-\u03ff]|\\[A-Za-z]{2,12})(?:_\{?[A-Za-z0-9]{1,8}\}?)?"
+_BASE_NAME = r"(?:[A-Za-z]{1,3}|[A-Za-z][a-z]{3,11}|[\u0370-\u03ff]|\\[A-Za-z]{2,12})(?:_\{?[A-Za-z0-9]{1,8}\}?)?"
+# ...also a change (Δt, \Delta t) and a primed quantity (f', v''); not a magnitude (|x| = 5 says x = ±5)
+_NAME = rf"(?:\\Delta ?|Δ ?)?{_BASE_NAME}'{{0,2}}"
 _NAME_PREFIX = re.compile(rf"^{_NAME} ?(=|≈|≃|~) ?")
 _APPROX_PREFIX = re.compile(
     r"^(?:≈|≃|~=?|about\b|approximately\b|approx\b\.?|roughly\b|around\b|circa\b|ca\.|nearly\b|almost\b) ?",
@@ -95,6 +97,13 @@ _APPROX_PREFIX = re.compile(
 )
 _APPROX_SUFFIX = re.compile(r"(?<=\d)(?: ?\.\.\.| ?…)$")
 _UNIT_START = re.compile(r"(?<=[\d )}$])[A-Za-z°%µμΩ\\$^]")
+# One-character unit signs written as their letters: ℃ is °C, the kelvin and ohm signs K and Ω.
+_UNIT_SIGNS = str.maketrans({"\u2103": "°C", "\u2109": "°F", "\u212a": "K", "\u2126": "Ω"})
+_TILDE_SPACE = re.compile(r"(?<=[\d}])~(?=[A-Za-zµμΩ°\\])")  # TeX's tie: 172~\mu F
+# A rounding note after the value: "0.0212 g (to 3 s.f.)", "(3 sig figs)", "(2 d.p.)"
+_ROUNDING_NOTE = re.compile(
+    r" ?\((?:to |correct to |rounded to )?\d{1,2} ?(?:s\.? ?f\.?|d\.? ?p\.?|sig\.? ?figs?\.?|significant (?:figures|digits)"
+    r"|decimal places)\)\.?$", re.IGNORECASE)
 _DEGREE = re.compile(r"\^ ?\{ ?(?:°|\\circ) ?\}|\^ ?(?:°|\\circ)|\\degree|\\circ")  # ^{\circ}, ^°, \degree: °
 _SPACES = re.compile(r"\s+")
 _WORDS_ONLY = re.compile(r"[A-Za-z][A-Za-z ]+")
@@ -102,8 +111,9 @@ _WORDS_ONLY = re.compile(r"[A-Za-z][A-Za-z ]+")
 
 def _clean(text: str) -> str:
     # "$" goes (math mode or currency), and with it LaTeX's escaped "\$" (currency: "-\$8.40" left "-\8.40")
-    s = simplify_latex(unify(text)).replace("\\$", "$").translate({ord("$"): None})
-    return _SPACES.sub(" ", s).strip()
+    s = simplify_latex(_TILDE_SPACE.sub(" ", unify(text).translate(_UNIT_SIGNS))).replace("\\$", "$")
+    s = s.translate({ord("$"): None})
+    return _ROUNDING_NOTE.sub("", _SPACES.sub(" ", s).strip())
 
 
 def _strip_parentheses(s: str) -> str:

@@ -45,3 +45,17 @@ def test_a_two_column_table_of_dates_or_decimals_is_read_like_its_pairs() -> Non
         assert palaestra.score(problem, f"<answer>{table}</answer>").correct, (env_id, table)
         hedged = table.replace(rows[0], rows[0].replace(" |", " or 0 |", 2).replace(" or 0 |", " |", 1))
         assert not palaestra.score(problem, f"<answer>{hedged}</answer>").correct, hedged
+
+
+def test_the_numeric_reader_takes_primed_names_changes_tex_ties_unit_signs_and_rounding_notes() -> None:
+    from fractions import Fraction
+
+    from palaestra.verifiers.numeric import read_exact
+
+    assert read_exact("f' = 440 Hz", units={"Hz": 1}) == 440
+    assert read_exact(r"\Delta t = 3") == read_exact("Δt = 3") == 3
+    assert read_exact("25 ℃", units={"°C": 1}) == 25
+    assert read_exact("172~µF", units={"µF": 1}) == 172
+    assert read_exact("0.0212 g (to 3 s.f.)", units={"g": 1}) == Fraction("0.0212")
+    assert read_exact("|x| = 5") is None  # a magnitude is not the value
+    assert read_exact("0.0212 g (or 0.03)", units={"g": 1}) is None
