@@ -102,3 +102,28 @@ def test_taylor_polynomial_with_a_trailing_ellipsis() -> None:
     for tail in (" + ...", " + \\cdots", " + …"):
         assert _reward(problem, problem.answer + tail) == 1.0  # was refused
         assert _reward(problem, f"{problem.answer} + x^7{tail}") == 0.0
+
+
+# --- biology/mendelian_cross: entries after commas, percentages, fraction first, a markdown table ------------------
+
+
+def test_mendelian_cross_common_layouts() -> None:
+    task = _task("biology/mendelian_cross")
+    problem = task.sample(0, 1)
+    assert problem.answer == "glossy bald: 1/2\nglossy hairy: 1/2"
+    for reply in (
+        "glossy bald: 1/2, glossy hairy: 1/2",
+        "glossy bald: 50%\nglossy hairy: 50%",
+        "1/2 glossy bald\n1/2 glossy hairy",
+        "glossy bald (1/2)\nglossy hairy (1/2)",
+        "| Phenotype | Fraction |\n|---|---|\n| glossy bald | 1/2 |\n| glossy hairy | 1/2 |",
+    ):
+        assert _reward(problem, reply) == 1.0, reply  # each was refused
+    for reply in (
+        "glossy bald: 1/2, glossy hairy: 1/4",
+        "glossy bald: 1/2, glossy hairy: 1/2, glossy bald: 1/4",
+        "glossy bald: 25%\nglossy hairy: 75%",
+        "| glossy bald | 1/2 |\n| glossy hairy | 1/2 | 1/4 |",
+        "1/2 glossy bald\n1/2 glossy hairy\n1/4 matte bald",
+    ):
+        assert _reward(problem, reply) == 0.0, reply
