@@ -127,3 +127,15 @@ def test_mendelian_cross_common_layouts() -> None:
         "1/2 glossy bald\n1/2 glossy hairy\n1/4 matte bald",
     ):
         assert _reward(problem, reply) == 0.0, reply
+
+
+# --- linalg/determinant: the named determinant inside \boxed{} -----------------------------------------------------
+
+
+def test_determinant_named_inside_a_box() -> None:
+    problem = _task("linalg/determinant").sample(3, 3)
+    value = int(problem.answer)
+    assert _reward(problem, f"\\boxed{{\\det(A) = {value}}}") == 1.0  # was refused ("det(A) = v" alone was read)
+    assert _reward(problem, f"\\boxed{{|A| = {value}}}.") == 1.0
+    assert _reward(problem, f"\\boxed{{\\det(A) = {value + 1}}}") == 0.0
+    assert _reward(problem, f"\\boxed{{\\det(A) = {value} or {value + 1}}}") == 0.0

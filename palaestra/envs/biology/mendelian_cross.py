@@ -41,6 +41,7 @@ GENES = (
 )
 TRAITS = {trait: gene for gene, *traits in GENES for trait in traits}
 MAX_ENTRIES = 100
+MAX_ENTRY_CHARS = 200  # one class and its fraction: bounds the reader's work on a hostile answer
 
 
 def gene_offspring(first: str, second: str) -> dict[str, Fraction]:
@@ -105,6 +106,8 @@ def _fraction(text: str) -> Fraction | None:
 def _entry(entry: str, canonical) -> tuple[str, Fraction] | None:  # type: ignore[no-untyped-def]
     """One ``class: fraction`` entry (also ``class = fraction``, ``| class | fraction |``, ``fraction class`` and
     ``class (fraction)``) as (canonical class, fraction), or ``None``."""
+    if len(entry) > MAX_ENTRY_CHARS:
+        return None
     if entry.startswith("|") and entry.endswith("|"):
         cells = [cell.strip() for cell in entry.strip("|").split("|")]
         if len(cells) != 2:
@@ -127,6 +130,8 @@ def _entry(entry: str, canonical) -> tuple[str, Fraction] | None:  # type: ignor
 def read_distribution(answer: str, canonical) -> dict[str, Fraction] | None:  # type: ignore[no-untyped-def]
     """``class: fraction`` entries (lines, or separated by ``;`` or by commas after the fractions; or the rows of a
     table, its header aside) read into a distribution, or ``None``."""
+    if not isinstance(answer, str) or len(answer) > MAX_ENTRIES * MAX_ENTRY_CHARS:
+        return None
 
     def read(text: str) -> dict[str, Fraction] | None:
         if text.count("\n") + text.count(";") + text.count(",") > 4 * MAX_ENTRIES:  # not split a megabyte

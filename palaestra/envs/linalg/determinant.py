@@ -22,6 +22,7 @@ from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.linalg.common import render
 from palaestra.solvers.linalg import determinant
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import read_exact
 
 _EXAMPLE = -42
@@ -69,6 +70,9 @@ class Determinant(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         value = read_exact(_DET_LEAD_IN.sub("", answer.strip().strip("$"), count=1), max_digits=100)
+        if value is None:  # the lead-in inside a wrapper: \boxed{\det(A) = -42}
+            value = read_answer(answer, lambda s: read_exact(_DET_LEAD_IN.sub("", s.strip().strip("$"), count=1),
+                                                             max_digits=100))
         if value is None:
             return Verdict.unparsed("the answer is not a number")
         return Verdict.judge(value == Fraction(problem.data["value"]), "wrong determinant")
