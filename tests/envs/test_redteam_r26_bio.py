@@ -139,3 +139,15 @@ def test_determinant_named_inside_a_box() -> None:
     assert _reward(problem, f"\\boxed{{|A| = {value}}}.") == 1.0
     assert _reward(problem, f"\\boxed{{\\det(A) = {value + 1}}}") == 0.0
     assert _reward(problem, f"\\boxed{{\\det(A) = {value} or {value + 1}}}") == 0.0
+
+
+# --- biology/michaelis_menten: values given as approximations (graded within 2%) -----------------------------------
+
+
+def test_michaelis_menten_approximate_signs() -> None:
+    problem = _task("biology/michaelis_menten").sample(0, 1)
+    assert problem.answer == "Km = 19.3, Vmax = 411"
+    assert _reward(problem, "Km ≈ 19.3 µM; Vmax ≈ 411 µM/min") == 1.0  # was refused
+    assert _reward(problem, "K_m \\approx 19.3, V_{\\max} \\approx 411 \\mu M/min") == 1.0
+    assert _reward(problem, "Km ≈ 25, Vmax ≈ 411") == 0.0
+    assert _reward(problem, "Km ≈ 19.3 or 25, Vmax ≈ 411") == 0.0
