@@ -52,16 +52,21 @@ def translate(dna: str) -> str:
 def _letters(alphabet: str, allow_stop: bool, subjects: tuple[str, ...]) -> Callable[[str], str | None]:
     """A reader of one sequence over ``alphabet`` (case-insensitive), optionally written in groups separated by
     single spaces or hyphens (codon triplets, "M-K-L"), optionally ending in ``*`` (a stop), optionally after a
-    naming sentence's subject ("The protein is"): fixed phrases the env declares, matched literally; optionally
-    between end marks ("5'-GATTACA-3'", "5' GATTACA 3'")."""
+    naming sentence's subject ("The protein is") or its label ("Protein:"): fixed phrases the env declares, matched
+    literally; optionally between end marks ("5'-GATTACA-3'", "5' GATTACA 3'")."""
 
     def read(text: str) -> str | None:
         s = text.strip()
         if not s or len(s) > MAX_SEQUENCE_CHARS:
             return None
+        lowered = s.lower()
         for subject in subjects:
-            if s.lower().startswith(subject + " "):
+            if lowered.startswith(subject + " "):
                 s = s[len(subject) + 1:].strip()
+                break
+            label = _label(subject)  # "the protein is" -> "protein:", as in "Protein: MKL"
+            if lowered.startswith(label):
+                s = s[len(label):].strip()
                 break
         ends = _STRAND_ENDS.fullmatch(s)
         if ends:  # "5'-GATTACA-3'", "5' GATTACA 3'", "5'GATTACA": the strand's ends marked
@@ -78,6 +83,16 @@ def _letters(alphabet: str, allow_stop: bool, subjects: tuple[str, ...]) -> Call
         return s if s and all(char in alphabet for char in s) else None
 
     return read
+
+
+def _label(subject: str) -> str:
+    """The label form of a naming sentence's subject: "the protein sequence is" -> "protein sequence:"."""
+    words = subject.split()
+    if words and words[0] == "the":
+        words = words[1:]
+    if words and words[-1] == "is":
+        words = words[:-1]
+    return " ".join(words) + ":"
 
 
 def read_sequence(answer: str, alphabet: str, *, allow_stop: bool = False, subjects: tuple[str, ...] = ()) -> str | None:

@@ -87,7 +87,8 @@ class HardyWeinberg(Task):
                        data={"kind": kind, "value": format_number(answer), "digits": digits})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(answer, Fraction(problem.data["value"]))
+        units = ["heterozygotes", "individuals", "Aa individuals"] if problem.data["kind"] == "expected" else None
+        verdict = grade_number(_without_asked_name(problem, answer), Fraction(problem.data["value"]), units=units)
         if verdict is None:
             return Verdict.unparsed("expected one exact number, such as 7/20 or 0.35")
         return Verdict.right() if verdict else Verdict.wrong("that is not the exact value")
@@ -113,3 +114,21 @@ class HardyWeinberg(Task):
         wrong = [format_number(value + Fraction(1, 100)), format_number(1 - value) if value != Fraction(1, 2) else "1",
                  rounded, format_number(value * 2), f"{problem.answer} or {format_number(value * 2)}"]
         return [w for w in wrong if Fraction(w.split(" ")[0]) != value]
+
+
+# the textbook names of each asked quantity, as a grader reads "2pq = 24/49" (the shared reader takes one letter)
+ASKED_NAMES = {"allele": ("q", "f(a)", "p(a)"), "carriers": ("2pq", "f(Aa)"),
+               "expected": ("2pqN", "2pq·N", "2pq*N", "2pq N", "N(Aa)", "E(Aa)", "E[Aa]"),
+               "dominant_carriers": ("2pq/(p^2 + 2pq)", "2pq/(p^2+2pq)", "2q/(1 + q)", "2q/(1+q)")}
+
+
+def _without_asked_name(problem: Problem, answer: str) -> str:
+    """The answer with one leading ``NAME =`` naming the asked quantity taken out (``2pq = 24/49``,
+    ``\\boxed{2pq = 24/49}``), as a careful grader reads it."""
+    if not isinstance(answer, str) or len(answer) > 1_000:
+        return answer
+    for name in ASKED_NAMES[problem.data["kind"]]:
+        for spelling in (f"{name} = ", f"{name}= ", f"{name} =", f"{name}="):
+            if answer.count(spelling) == 1:
+                return answer.replace(spelling, "", 1)
+    return answer

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -36,7 +37,11 @@ from palaestra.verifiers.numeric import Tolerance, parse_number
 GENE_LETTERS = "abdeghjkmnprstvwy"
 TOLERANCE = Tolerance.decimals(2)
 MAX_ANSWER_CHARS = 400
-_SEPARATORS = ("—", "–", "-", ",", ";", "|", "(", ")", "cM", "cm")
+_SEPARATORS = ("—", "–", "-", ",", ";", "|", "(", ")", "cM", "cm", "map units", "map unit", "m.u.", "%")
+# one neighbouring pair and its distance: "a-b: 12.5 cM", "a–b = 12.5", "a to b 12.5 m.u." (the pattern is fixed)
+_PAIR = re.compile(r"\s*([a-z])\s*(?:-|–|—|to)\s*([a-z])\s*[:=]?\s*(\d+(?:\.\d+)?)\s*(?:cM|cm|m\.u\.|map units?|%)?\s*")
+_ORDER = re.compile(r"\s*(?:(?:gene )?order\s*(?:is|:)?\s*)?([a-z](?:\s*-\s*[a-z])+)\s*", re.IGNORECASE)
+_PAIR_SEPARATORS = re.compile(r"[,;\n]|\band\b")
 
 
 def read_map(text: str, genes: list[str]) -> tuple[list[str], list[Fraction]] | None:
@@ -56,9 +61,40 @@ def read_map(text: str, genes: list[str]) -> tuple[list[str], list[Fraction]] | 
             return None
         return order, [Fraction(d) for d in distances if d is not None]
 
+    def read_pairs(s: str) -> tuple[list[str], list[Fraction]] | None:
+        """Neighbouring pairs with their distances ("b-a: 12.5 cM, a-d: 8.25 cM", in any order and either way
+        round) chained into one map; an order stated first ("Order: b-a-d;") must be that map's."""
+        pieces = [piece for piece in _PAIR_SEPARATORS.split(s.strip().rstrip(".")) if piece.strip()]
+        stated = _ORDER.fullmatch(pieces[0]) if pieces else None
+        if stated:
+            pieces = pieces[1:]
+        distance: dict[frozenset[str], Fraction] = {}
+        for piece in pieces:
+            match = _PAIR.fullmatch(piece)
+            if match is None or match.group(1) == match.group(2):
+                return None
+            pair = frozenset(match.group(1, 2))
+            if pair in distance:
+                return None
+            distance[pair] = Fraction(match.group(3))
+        if len(distance) != len(genes) - 1 or set().union(*distance) != set(genes):
+            return None
+        ends = [g for g in genes if sum(g in pair for pair in distance) == 1]
+        if len(ends) != 2:
+            return None
+        order = [min(ends)]
+        while len(order) < len(genes):
+            following = [g for g in genes if g not in order and frozenset((order[-1], g)) in distance]
+            if len(following) != 1:
+                return None
+            order.append(following[0])
+        if stated and stated.group(1).replace(" ", "").split("-") not in (order, order[::-1]):
+            return None
+        return order, [distance[frozenset(order[i: i + 2])] for i in range(len(order) - 1)]
+
     if not isinstance(text, str) or len(text) > MAX_ANSWER_CHARS:
         return None
-    return read_answer(text, read)
+    return read_answer(text, lambda s: read(s) or read_pairs(s))
 
 
 @register

@@ -41,6 +41,7 @@ GENES = (
 )
 TRAITS = {trait: gene for gene, *traits in GENES for trait in traits}
 MAX_ENTRIES = 100
+MAX_ENTRY_CHARS = 200  # one class and its fraction: bounds the reader's work on a hostile answer
 
 
 def gene_offspring(first: str, second: str) -> dict[str, Fraction]:
@@ -87,25 +88,66 @@ def canonical_phenotype(text: str, letters: str) -> str | None:
     return " ".join(by_gene[letter] for letter in letters)
 
 
+# an entry separator after a fraction: "tall: 1/2, short: 1/2" (a comma inside a class, "tall, purple", has no
+# digit before it)
+_COMMA_AFTER_NUMBER = re.compile(r"(?<=[\d%])\s*,\s+")
+_TABLE_RULE = re.compile(r"[|:\s-]+")
+
+
+def _fraction(text: str) -> Fraction | None:
+    """An exact number, or an exact percentage (``37.5%`` is 3/8)."""
+    text = text.strip().rstrip(",").strip()
+    if text.endswith("%"):
+        value = read_exact(text[:-1].strip())
+        return None if value is None else value / 100
+    return read_exact(text)
+
+
+def _entry(entry: str, canonical) -> tuple[str, Fraction] | None:  # type: ignore[no-untyped-def]
+    """One ``class: fraction`` entry (also ``class = fraction``, ``| class | fraction |``, ``fraction class`` and
+    ``class (fraction)``) as (canonical class, fraction), or ``None``."""
+    if len(entry) > MAX_ENTRY_CHARS:
+        return None
+    if entry.startswith("|") and entry.endswith("|"):
+        cells = [cell.strip() for cell in entry.strip("|").split("|")]
+        if len(cells) != 2:
+            return None
+        entry = f"{cells[0]}: {cells[1]}"
+    name, colon, value = entry.rpartition(":")
+    if not colon:
+        name, colon, value = entry.rpartition("=")
+    if not colon and entry.endswith(")") and "(" in entry:
+        name, colon, value = entry[:-1].rpartition("(")
+    if not colon and " " in entry:
+        value, colon, name = entry.partition(" ")
+    if not colon:
+        return None
+    label = canonical(name.strip().strip("*`").strip())
+    fraction = _fraction(value)
+    return None if label is None or fraction is None else (label, fraction)
+
+
 def read_distribution(answer: str, canonical) -> dict[str, Fraction] | None:  # type: ignore[no-untyped-def]
-    """``class: fraction`` entries (lines, or separated by ``;``) read into a distribution, or ``None``."""
+    """``class: fraction`` entries (lines, or separated by ``;`` or by commas after the fractions; or the rows of a
+    table, its header aside) read into a distribution, or ``None``."""
+    if not isinstance(answer, str) or len(answer) > MAX_ENTRIES * MAX_ENTRY_CHARS:
+        return None
 
     def read(text: str) -> dict[str, Fraction] | None:
-        if text.count("\n") + text.count(";") > 4 * MAX_ENTRIES:  # blank lines aside, too many: not split a megabyte
+        if text.count("\n") + text.count(";") + text.count(",") > 4 * MAX_ENTRIES:  # not split a megabyte
             return None
-        entries = [e.strip() for e in text.replace(";", "\n").split("\n") if e.strip()]
+        entries = [e.strip() for line in text.replace(";", "\n").split("\n")
+                   for e in _COMMA_AFTER_NUMBER.split(line) if e.strip()]
+        if len(entries) > 2 and entries[0].startswith("|") and _TABLE_RULE.fullmatch(entries[1]):
+            entries = entries[2:]  # a table's header and its rule
         if not entries or len(entries) > MAX_ENTRIES:
             return None
         result: dict[str, Fraction] = {}
         for entry in entries:
-            name, colon, value = entry.rpartition(":")
-            if not colon:
-                name, colon, value = entry.rpartition("=")
-            label = canonical(name.strip().strip("*`").strip()) if colon else None
-            fraction = read_exact(value.strip().rstrip(",")) if colon else None
-            if label is None or fraction is None or label in result:
+            read_entry = _entry(entry, canonical)
+            if read_entry is None or read_entry[0] in result:
                 return None
-            result[label] = fraction
+            result[read_entry[0]] = read_entry[1]
         return result
 
     return read_answer(answer, read)

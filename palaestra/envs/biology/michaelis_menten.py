@@ -42,6 +42,7 @@ MULTIPLES = (Fraction(1, 5), Fraction(1, 4), Fraction(1, 3), Fraction(1, 2), Fra
 MAX_ANSWER_CHARS = 4_000
 # An inhibitor's constant with its name in brackets or in the subscript: "Ki(X)", "K_i(X)", "K_{i}(X)", "Ki[X]",
 # "K_{i,X}", read as the name "Ki_X" that the prompt's example uses
+_APPROX_SIGN = re.compile(r"\s*(?:≈|≃|\\approx|~=)\s*")
 _KI = re.compile(r"(?<![A-Za-z0-9_])(?:K_?\{?i\}?\s?(?:\(\s?([A-Z])\s?\)|\[\s?([A-Z])\s?\])|K_\{i,\s?([A-Z])\})"
                  r"(?![A-Za-z0-9])")
 
@@ -132,6 +133,8 @@ class MichaelisMenten(Task):
         given = read_assignment(answer, data["names"], read_value) if isinstance(answer, str) else None
         if given is None and isinstance(answer, str) and len(answer) <= MAX_ANSWER_CHARS:
             named = _KI.sub(lambda m: "Ki_" + next(g for g in m.groups() if g), answer)
+            # "Km ≈ 19.3 µM": the values are graded within 2%, so an approximate sign names them as "=" does
+            named = _APPROX_SIGN.sub(" = ", named).replace("\\max", "max").replace("\\mu ", "µ").replace("\\mu", "µ")
             given = read_assignment(named, data["names"], read_value)
         if given is None:
             return Verdict.unparsed("expected Km, Vmax and each inhibitor's type and Ki, such as Km = 1.23, "

@@ -35,6 +35,8 @@ TERMS = 10  # coefficients of x^0 .. x^9 are kept
 
 # "f(x) ≈ ..." before a Taylor polynomial, "+ O(x^6)" after it
 _APPROX_LEAD_IN = re.compile(r"(?:f ?\( ?x ?\) ?|y ?)(?:≈|\\approx) ?")
+# a trailing "+ ..." marks the series going on: no claim about its next terms (unlike O(x^m))
+_ELLIPSIS = re.compile(r" ?\+ ?(?:\.\.\.|…|\\[lc]?dots)$")
 _ORDER_TERM = re.compile(r" ?\+ ?(?:O|\\mathcal ?\{ ?O ?\}) ?\( ?x ?\^ ?(?:\{ ?(\d{1,2}) ?\}|(\d{1,2})) ?\)$")
 
 
@@ -178,11 +180,15 @@ def _composed(rng: random.Random) -> tuple[str, Series]:
 
 
 def _without_order_term(answer: str) -> tuple[str, int | None]:
-    """``answer`` without a lead-in ``f(x) ≈`` and a trailing ``+ O(x^m)``, and that m (None without one)."""
+    """``answer`` without a lead-in ``f(x) ≈`` and a trailing ``+ O(x^m)`` or ``+ ...``, and that m (None without
+    one)."""
     text = strip_wrappers(answer)
     lead_in = _APPROX_LEAD_IN.match(text)
     if lead_in:
         text = text[lead_in.end() :]
+    ellipsis = _ELLIPSIS.search(text[-20:])
+    if ellipsis:
+        return text[: len(text) - len(ellipsis.group())], None
     order = _ORDER_TERM.search(text[-40:])
     if order is None:
         return (text if lead_in else answer), None
