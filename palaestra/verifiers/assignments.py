@@ -114,6 +114,9 @@ def _pairs(s: str) -> list[tuple[str, str]] | None:
     return [(key, value) for key, value in pairs]
 
 
+_WRAPPED_LINE = re.compile(r"(?m)^([ \t]*)(\*\*|\$\$)([^*$\n]{1,200})\2([ \t]*[,;.]?)[ \t]*$")
+
+
 def _read_core(
     text: str, names: _Names, read_value: Callable[[str], Any], partial: bool
 ) -> dict[str, Any] | None:
@@ -121,6 +124,7 @@ def _read_core(
     s = s.replace("\\(", "").replace("\\)", "")  # inline math around each pair: \(x = 2\), \(y = 3\)
     s = _SUBSCRIPT_RUN.sub(lambda m: m.group().translate(_SUBSCRIPTS), s)  # O₂, x₁: the names O2, x1
     s = without_bullets(s)  # "- x = 2\n- y = 3": one bulleted pair a line
+    s = _WRAPPED_LINE.sub(r"\1\3\4", s)  # "**x = 2**" or "$$x = 2$$" on each line
     pairs = _pairs(s)
     if not pairs:
         return None

@@ -240,7 +240,8 @@ def _function_forms(text: str, functions: set[str]) -> str:
 
 
 def _implicit_products(text: str, variables: set[str], functions: set[str]) -> str:
-    """Products written by juxtaposition: ``xy`` (all letters variables), ``x(x+1)``, ``x sin(x)``, ``2 x``."""
+    """Products written by juxtaposition: ``xy`` (all letters variables), ``x(x+1)``, ``x sin(x)``, ``2 x``,
+    ``(n + 2)3^n``."""
     known = variables | functions | {"pi", "e"}
     pieces: list[str] = []
     last = 0
@@ -258,7 +259,7 @@ def _implicit_products(text: str, variables: set[str], functions: set[str]) -> s
     s = re.sub(operand_end + r"\s*(?=\()", lambda m: m.group() + "*", s)
     s = re.sub(operand_end + r"\s+(?=[A-Za-z_0-9(])", lambda m: m.group().rstrip() + "*", s)
     s = re.sub(r"(?<=\d)\s+(?=[A-Za-z_(])", "*", s)
-    return s
+    return re.sub(r"\)(?=\d)", ")*", s)  # (n + 2)3^n, \frac{35}{2}3^n: a bracket then a number
 
 
 def prepare(text: str, variables: Iterable[str], functions: Iterable[str] = BASIC_FUNCTIONS) -> str | None:

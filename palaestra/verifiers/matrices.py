@@ -48,6 +48,7 @@ MAX_ENTRIES = 400
 
 Matrix = list[list[Fraction]]
 
+_SIZED = re.compile(r"\\(?:left|right)\b")
 _ENVIRONMENT = re.compile(r"\\begin\s*\{([a-zA-Z*]{1,12})\}(?:\s*\{[^{}]{0,30}\})?(.*?)\\end\s*\{\1\}", re.DOTALL)
 _LEAD_IN = re.compile(
     r"^(?:[A-Za-z](?:_\{?\w{1,3}\}?)?(?:\s*\^\s*(?:\{\s*-\s*1\s*\}|\(\s*-\s*1\s*\)|-\s*1)|\^\{?T\}?)?"
@@ -141,7 +142,8 @@ def _read(text: str) -> Matrix | None:
     factor, s = _scaled(s)
     environment = _ENVIRONMENT.search(s)
     if environment:
-        if s[: environment.start()].strip() or s[environment.end():].strip():
+        around = (_SIZED.sub("", s[: environment.start()]).strip(), _SIZED.sub("", s[environment.end():]).strip())
+        if around not in (("", ""), ("[", "]"), ("(", ")")):  # \left[\begin{array}...\end{array}\right]: one bracket
             return None
         body = environment.group(2).replace("\\hline", "")
         rows = [r for r in body.split("\n") if r.strip()]

@@ -59,3 +59,19 @@ def test_the_numeric_reader_takes_primed_names_changes_tex_ties_unit_signs_and_r
     assert read_exact("0.0212 g (to 3 s.f.)", units={"g": 1}) == Fraction("0.0212")
     assert read_exact("|x| = 5") is None  # a magnitude is not the value
     assert read_exact("0.0212 g (or 0.03)", units={"g": 1}) is None
+
+
+def test_shared_readers_take_a_bracket_before_a_number_sized_latex_matrices_and_wrapped_pairs() -> None:
+    from palaestra.verifiers.assignments import read_assignment
+    from palaestra.verifiers.formulas import prepare
+    from palaestra.verifiers.matrices import read_matrix
+
+    assert prepare("(n + 2)3^n", ["n"]) == "(n + 2)*3**n"
+    assert prepare(r"\frac{35}{2}3^n", ["n"]) == "((35)/(2))*3**n"
+    plain = read_matrix(r"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}")
+    assert plain is not None
+    assert read_matrix(r"\left[\begin{array}{cc} 1 & 2 \\ 3 & 4 \end{array}\right]") == plain
+    assert read_matrix(r"\left(\begin{matrix} 1 & 2 \\ 3 & 4 \end{matrix}\right)") == plain
+    assert read_matrix(r"[\begin{matrix} 1 & 2 \\ 3 & 4 \end{matrix})") is None
+    assert read_assignment("**x = 1**\n**y = 2**", "xy") == read_assignment("$$x = 1$$\n$$y = 2$$", "xy") == {"x": 1, "y": 2}
+    assert read_assignment("**x = 1**\n**y = 2 or 3**", "xy") is None
