@@ -51,6 +51,8 @@ _SENTENCE = re.compile(
     r"(?:and pays|paying|and pays a price of|at a price of|for|at) (?P<price>[^\n]{1,80})",
     re.IGNORECASE,
 )
+# The outcome as a bare pair, the winner first: "Jordan, $237", "Jordan; 237", "Jordan pays $237".
+_PAIR = re.compile(r"(?P<name>[A-Za-z]{1,20})(?:\s*[,;:]\s*|\s+pays\s+)(?P<price>[^\n]{1,80})", re.IGNORECASE)
 
 
 def english(values: list[int], start: int, step: int) -> tuple[int, int, int] | None:
@@ -80,7 +82,7 @@ def dutch(thresholds: list[Fraction], start: int, step: int) -> tuple[int, int, 
 
 def _sentence(text: str, name_reader: Callable[[str], str | None]) -> dict[str, object] | None:
     """``{"winner": name, "price": price}`` from a sentence naming the winner and what they pay, else None."""
-    match = _SENTENCE.fullmatch(text.strip())
+    match = _SENTENCE.fullmatch(text.strip()) or _PAIR.fullmatch(text.strip())
     if match is None:
         return None
     name, price = name_reader(match.group("name")), read_exact(match.group("price").strip(), units=DOLLARS)

@@ -18,6 +18,7 @@ spelling; a rounded value of a non-terminating answer is wrong.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -29,6 +30,9 @@ from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction
 
 GOODS = ("x", "y", "z")
+
+# The Slutsky effects named in words, "substitution effect = 441/52, income effect = 735/52": read as S and N.
+_EFFECT_NAMES = re.compile(r"\b(substitution|income) effect\b(?:\s*\(?\s*[SN]\s*\)?(?=\s*[:=]))?", re.IGNORECASE)
 
 
 @register
@@ -59,6 +63,8 @@ class ConsumerChoice(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
         expected = {k: Fraction(v) for k, v in data["values"].items()}
+        if data["kind"] == "slutsky" and isinstance(answer, str) and len(answer) <= 2_000:
+            answer = _EFFECT_NAMES.sub(lambda m: "S" if m.group(1).lower().startswith("s") else "N", answer)
         got = read_values(answer, list(expected), lambda s: read_exact(s, mixed=True, max_digits=60))
         if got is None:
             return Verdict.unparsed("expected " + ", ".join(f"{n} = <exact value>" for n in expected))

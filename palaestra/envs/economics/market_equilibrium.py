@@ -33,6 +33,9 @@ from palaestra.verifiers.rationals import format_fraction
 
 MODE_WEIGHT = {"equilibrium": 1, "elasticity": 2, "tax": 3, "floor": 3}
 NAMES = {"equilibrium": ["P", "Q"], "tax": ["Pb", "Ps", "Q"], "floor": ["Q", "X"], "elasticity": ["E"]}
+# Units a careful grader accepts after a value: dollars after a price, "units" after a quantity.
+PRICE_UNITS = {"$": 1, "dollars": 1, "dollar": 1}
+QUANTITY_UNITS = {"units": 1, "unit": 1}
 EXAMPLES = {"equilibrium": "P = 7/3, Q = 41", "tax": "Pb = 9.5, Ps = 8, Q = 17/2", "floor": "Q = 13, X = 11/4",
             "elasticity": "E = -5/8"}  # fixed placeholders of the right shape: never derived from the answer
 
@@ -127,6 +130,11 @@ class MarketEquilibrium(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names, mode = problem.data["names"], problem.data["mode"]
+
+        def read_value(text: str) -> Fraction | None:  # a price may carry dollars, a quantity "units"
+            price = read_exact(text, units=PRICE_UNITS)
+            return price if price is not None else read_exact(text, units=QUANTITY_UNITS)
+
         expected = [Fraction(v) for v in problem.data["values"]]
         if mode == "elasticity":
             value = read_assignment(answer, names, read_exact)
@@ -138,7 +146,7 @@ class MarketEquilibrium(Task):
             if single == -expected[0]:
                 return Verdict.wrong("the elasticity of demand is negative here: give it signed")
             return Verdict.wrong(f"{format_fraction(single)} is not the elasticity at the equilibrium")
-        written = read_assignment(answer, names, read_exact)
+        written = read_assignment(answer, names, read_value)
         if written is None:
             return Verdict.unparsed(f"expected {', '.join(f'{n} = ...' for n in names)}")
         got = [written[n] for n in names]

@@ -1,6 +1,7 @@
 """A Nash equilibrium in mixed strategies of a 2×2 or 2×3 game that has no pure-strategy equilibrium.
 
-The answer gives each strategy's probability as an exact number. Any equilibrium is accepted: the verifier
+The answer gives each strategy's probability as an exact number (a percentage such as ``T: 10%`` too, and a
+strategy may be written as its probability, ``P(T) = 1/10``). Any equilibrium is accepted: the verifier
 checks the best-response conditions, exactly in fractions: each player's probabilities are non-negative and
 sum to 1, and every strategy played with positive probability earns the player's best expected payoff
 against the other player's mix (so the strategies in the support are indifferent, and nothing outside the
@@ -18,6 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -32,6 +34,13 @@ from palaestra.verifiers.rationals import format_fraction
 ROWS = ("T", "B")
 COLUMNS = ("L", "C", "R")
 EXAMPLE = "T: 1/5, B: 4/5, L: 0.1, C: 0, R: 9/10"  # a fixed placeholder of the right shape
+PERCENT = {"%": Fraction(1, 100), "percent": Fraction(1, 100)}  # "T: 10%" is the probability 1/10
+# A strategy's probability written as a probability of it, "P(T) = 1/10", "Pr(L) = 0", "q(C) = 1/5": read as "T = 1/10".
+_PROBABILITY_OF = re.compile(r"\b(?:P|p|Pr|pr|Prob|prob|q|σ)\s*\(\s*([A-Z])\s*\)")
+
+
+def read_probability(text: str) -> Fraction | None:
+    return read_exact(text, units=PERCENT)
 
 
 def expected(payoffs: list[list[int]], row_mix: list[Fraction], column_mix: list[Fraction]) -> Fraction:
@@ -138,7 +147,9 @@ class NashMixed(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names = problem.data["names"]
-        written = read_assignment(answer, names, read_exact)
+        if isinstance(answer, str) and len(answer) <= 2_000:
+            answer = _PROBABILITY_OF.sub(lambda m: m.group(1) if m.group(1) in names else m.group(0), answer)
+        written = read_assignment(answer, names, read_probability)
         if written is None:
             return Verdict.unparsed(f"expected a probability for each of {', '.join(names)}, such as T: 1/2, ...")
         row_mix = [written[n] for n in ROWS]

@@ -62,11 +62,11 @@ RULE_WEIGHT = {"plurality": 1, "borda": 2, "runoff": 3, "schulze": 4}
 WITHDRAWAL_EXAMPLE = "Zed, Yan"  # a fixed placeholder of the right shape: never derived from the answer
 MAX_ANSWER_CHARS = 1_000
 # The winner as a sentence, "Ada wins" ("wins the election"); at the top level the two winners in order, "Ada wins,
-# then Ben (wins)". The names are then read whole by the candidate reader.
+# then Ben (wins)", or "Ada, then Ben" ("First Ada, then Ben"). The names are then read whole by the candidate reader.
 _WINS = r" wins(?: the election)?"
 _SINGLE = re.compile(rf"(?P<first>[A-Za-z]{{1,20}}){_WINS}", re.IGNORECASE)
-_PAIR = re.compile(rf"(?P<first>[A-Za-z]{{1,20}}){_WINS}(?:,|;| and)? then (?P<second>[A-Za-z]{{1,20}})(?:{_WINS})?",
-                   re.IGNORECASE)
+_PAIR = re.compile(rf"(?:first,? )?(?P<first>[A-Za-z]{{1,20}})(?:{_WINS})?(?:,|;| and)? then,? "
+                   rf"(?P<second>[A-Za-z]{{1,20}})(?:{_WINS})?", re.IGNORECASE)
 
 Ballots = list[tuple[int, list[int]]]  # (voters, ranking of candidate indices, best first)
 

@@ -23,7 +23,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.probability.common import exact_corruptions, exact_spellings, example_for, verdict_exact
+from palaestra.envs.probability.common import (
+    exact_corruptions,
+    exact_spellings,
+    example_for,
+    strip_label,
+    verdict_exact,
+)
 from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.numeric import format_decimal
 from palaestra.verifiers.rationals import format_fraction
@@ -155,7 +161,8 @@ class Bayes(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         value = Fraction(problem.data["value"])
-        percent = _PERCENT.fullmatch(strip_wrappers(answer)) if isinstance(answer, str) and len(answer) < 200 else None
+        written = strip_label(answer)  # "P(B | defective) = 31.25%" as "31.25%"
+        percent = _PERCENT.fullmatch(strip_wrappers(written)) if isinstance(written, str) and len(written) < 200 else None
         if percent is not None:  # "57.5%": exact when it equals the probability to the digit
             return verdict_exact(percent.group(1), value * 100)
         return verdict_exact(answer, value)

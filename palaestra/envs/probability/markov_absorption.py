@@ -108,6 +108,8 @@ def _describe(chain: Chain, ends: list[str]) -> str:
     return (f"A Markov chain moves between the states {', '.join(chain)} and stops for good when it reaches "
             f"{absorbing} (absorbing states).\n" + "\n".join(lines))
 
+_COUNT_UNITS = {"steps": ("steps", "step", "moves", "transitions"), "visits": ("visits", "visit", "times")}
+
 
 @register
 class MarkovAbsorption(Task):
@@ -148,7 +150,8 @@ class MarkovAbsorption(Task):
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        return verdict_exact(answer, Fraction(problem.data["value"]))
+        units = _COUNT_UNITS.get(problem.data["kind"])  # "17/5 steps" where expected steps are asked
+        return verdict_exact(answer, Fraction(problem.data["value"]), units)
 
     def difficulty(self, problem: Problem) -> float:
         """Twice the unknowns of the first-step equations (1 for gambler's ruin, which has a closed form) plus
