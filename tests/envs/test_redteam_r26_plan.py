@@ -69,3 +69,34 @@ def test_recurring_events_reads_slashed_iso_dates() -> None:
     assert _reward(task, problem, problem.answer.replace("-", "/")) == 1.0
     year, month, day = problem.answer.split("-")
     assert _reward(task, problem, f"{day}/{month}/{year}") == 0.0  # day first: not the ISO order
+
+
+# --- spatial: spellings a grader accepts ----------------------------------------------------------------------------
+def test_turtle_pose_reads_heading_first_and_position_labels() -> None:
+    task = _task("spatial/turtle_pose")
+    problem = task.sample(4, 1)
+    x, y, heading = problem.data["x"], problem.data["y"], problem.data["heading"]
+    assert _reward(task, problem, f"{heading.capitalize()}, ({x}, {y})") == 1.0
+    assert _reward(task, problem, f"position ({x}, {y}), heading {heading}") == 1.0
+    assert _reward(task, problem, f"facing {heading} at ({x}, {y})") == 1.0
+    other = {"north": "south", "south": "north", "east": "west", "west": "east"}[heading]
+    assert _reward(task, problem, f"{other}, ({x}, {y})") == 0.0
+    assert _reward(task, problem, f"{heading}, ({x + 1}, {y})") == 0.0
+
+
+def test_relative_positions_reads_row_labels_and_lower_case() -> None:
+    task = _task("spatial/relative_positions")
+    problem = task.sample(4, 1)
+    rows = problem.answer.split("\n")
+    assert _reward(task, problem, "\n".join(f"Row {i}: {row}" for i, row in enumerate(rows, 1))) == 1.0
+    assert _reward(task, problem, problem.answer.lower()) == 1.0
+    assert _reward(task, problem, "\n".join(f"Row {i}: {row[::-1]}" for i, row in enumerate(rows, 1))) == 0.0
+
+
+def test_hex_distance_reads_arrows_and_numbered_steps() -> None:
+    task = _task("spatial/hex_distance")
+    problem = task.sample(2, 1)
+    steps = problem.answer.split(", ")
+    assert _reward(task, problem, " -> ".join(steps)) == 1.0
+    assert _reward(task, problem, "\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1))) == 1.0
+    assert _reward(task, problem, " -> ".join(steps[:-1])) == 0.0
