@@ -82,3 +82,22 @@ def without_label(text: str) -> str:
     if not isinstance(text, str):
         return text
     return _PLAN_LABEL.sub("", text, count=1)
+
+
+_ARROW_MOVES = {"↑": " U ", "↓": " D ", "←": " L ", "→": " R "}
+_VERTICAL_OR_LEFT = re.compile("[↑↓←]")
+_ONLY_RIGHT_ARROWS = re.compile(r"[\s,;→]+")
+
+
+def arrow_moves(text: str) -> str:
+    """``text`` with arrow moves ``↑ ↓ ← →`` written as ``U D L R`` where they spell a grid route.
+
+    ``→`` also separates moves (``up → left``), so it is read as a move only beside ``↑``, ``↓`` or ``←``, or
+    where the whole text is made of ``→`` alone.
+
+    >>> arrow_moves("↓↓→"), arrow_moves("up → left"), arrow_moves("→ →")
+    (' D  D  R ', 'up → left', ' R   R ')
+    """
+    if not isinstance(text, str) or not (_VERTICAL_OR_LEFT.search(text) or _ONLY_RIGHT_ARROWS.fullmatch(text)):
+        return text
+    return "".join(_ARROW_MOVES.get(char, char) for char in text)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.verifiers.moves import read_tokens
 from palaestra.verifiers.sets import read_list
 
 EXAMPLE = "SW, SW, E, NE"  # a fixed placeholder of the right shape: never derived from the answer
@@ -102,7 +103,13 @@ def shortest(start: Hex, goal: Hex, radius: int, blocked: set[Hex]) -> tuple[int
 
 
 def read_walk(text: str) -> list[str] | None:
-    return read_list(text, lambda item: _ALIASES.get(item.strip().lower()), space_separated=True, max_items=500)
+    r"""The steps of a walk: ``NE, W``, ``NE W``, ``north-east, west``, also ``NE -> W`` or a numbered list.
+
+    >>> read_walk("NE -> W -> SW"), read_walk("1. NE\n2. W"), read_walk("NE, X")
+    (['NE', 'W', 'SW'], ['NE', 'W'], None)
+    """
+    walk = read_list(text, lambda item: _ALIASES.get(item.strip().lower()), space_separated=True, max_items=500)
+    return walk if walk is not None else read_tokens(text, _ALIASES, max_count=500)
 
 
 @register

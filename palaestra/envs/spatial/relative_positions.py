@@ -20,6 +20,7 @@ difficulty measure.
 from __future__ import annotations
 
 import random
+import re
 import string
 from dataclasses import dataclass
 
@@ -114,6 +115,19 @@ def true_clues(where: dict[int, tuple[int, int]], rng: random.Random) -> list[Cl
     return [clues[index] for _, index in sorted(keyed)]
 
 
+_ROW_LABEL = re.compile(r"^[ \t]*row[ \t]*\d{1,2}[ \t]*[:.)=-][ \t]*", re.IGNORECASE | re.MULTILINE)
+
+
+def _unlabelled(text: str) -> str:
+    r"""The grid without ``Row 1:`` labels, upper-cased when written all in lower case (the objects are capitals).
+
+    >>> _unlabelled("Row 1: jc\nRow 2: eb")
+    'JC\nEB'
+    """
+    text = _ROW_LABEL.sub("", text)
+    return text.upper() if text == text.lower() else text
+
+
 @register
 class RelativePositions(Task):
     id = "spatial/relative_positions"
@@ -161,7 +175,7 @@ class RelativePositions(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
         names = data["names"]
-        grid = read_answer(answer, lambda s: read_grid(s, frozenset(names)))
+        grid = read_answer(answer, lambda s: read_grid(_unlabelled(s), frozenset(names)))
         if grid is None:
             return Verdict.unparsed(f"expected a grid of the letters {names}, one row per line")
         if len(grid) != data["rows"] or len(grid[0]) != data["cols"]:

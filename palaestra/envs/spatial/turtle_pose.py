@@ -27,9 +27,15 @@ from palaestra.verifiers.normalize import read_answer
 EXAMPLE = "(4, -1) west"  # a fixed placeholder of the right shape: never derived from the answer
 HEADINGS = ("north", "east", "south", "west")
 STEPS = {"north": (0, 1), "east": (1, 0), "south": (0, -1), "west": (-1, 0)}
+_AT = r"(?:(?:at|position|pos)\s*:?\s*)?"  # "position (3, -2), heading east"
 _POSE = re.compile(
-    r"\(?\s*x?\s*=?\s*([-+−]?\d{1,9})\s*[,;]\s*y?\s*=?\s*([-+−]?\d{1,9})\s*\)?\s*[,;]?\s*"
+    _AT + r"\(?\s*x?\s*=?\s*([-+−]?\d{1,9})\s*[,;]\s*y?\s*=?\s*([-+−]?\d{1,9})\s*\)?\s*[,;]?\s*"
     r"(?:(?:and\s+)?(?:facing|heading)\s*:?\s*)?(north|east|south|west|[NESW])",
+    re.IGNORECASE,
+)
+_HEADING_FIRST = re.compile(  # "west, (3, -2)", "facing west at (3, -2)": the position in brackets
+    r"(?:(?:facing|heading)\s*:?\s*)?(north|east|south|west|[NESW])\s*[,;]?\s*" + _AT
+    + r"\(\s*x?\s*=?\s*([-+−]?\d{1,9})\s*[,;]\s*y?\s*=?\s*([-+−]?\d{1,9})\s*\)",
     re.IGNORECASE,
 )
 _SHORT = {"n": "north", "e": "east", "s": "south", "w": "west"}
@@ -79,17 +85,27 @@ def written(program: Program) -> str:
 
 
 def read_pose(text: str) -> tuple[int, int, str] | None:
-    """``(x, y, heading)`` from ``(3, -2) east``, ``x = 3, y = -2, facing east``, ``3, -2, E``; else None."""
+    """``(x, y, heading)`` from ``(3, -2) east``, ``x = 3, y = -2, facing east``, ``3, -2, E``, ``position (3, -2),
+    heading east``, ``east, (3, -2)``; else None.
+
+    >>> read_pose("position (3, -2), heading east"), read_pose("facing E at (3, -2)"), read_pose("east 3, -2")
+    ((3, -2, 'east'), (3, -2, 'east'), None)
+    """
 
     def read(s: str) -> tuple[int, int, str] | None:
         if len(s) > 200:
             return None
-        match = _POSE.fullmatch(s.strip().rstrip("."))
-        if not match:
-            return None
-        heading = match.group(3).lower()
-        x, y = (int(match.group(i).replace("−", "-")) for i in (1, 2))
-        return x, y, _SHORT.get(heading, heading)
+        s = s.strip().rstrip(".")
+        match = _POSE.fullmatch(s)
+        if match:
+            (x, y), heading = match.group(1, 2), match.group(3)
+        else:
+            match = _HEADING_FIRST.fullmatch(s)
+            if not match:
+                return None
+            (x, y), heading = match.group(2, 3), match.group(1)
+        heading = heading.lower()
+        return int(x.replace("−", "-")), int(y.replace("−", "-")), _SHORT.get(heading, heading)
 
     return read_answer(text, read)
 

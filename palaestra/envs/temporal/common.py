@@ -88,15 +88,17 @@ _WEEKDAY_NAMES = {name.lower(): name for name in WEEKDAYS} | {name[:3].lower(): 
     "tues": "Tuesday", "thur": "Thursday", "thurs": "Thursday"}
 _WEEKDAY = re.compile(r"\b(" + "|".join(sorted(_WEEKDAY_NAMES, key=len, reverse=True)) + r")\b\.?", re.IGNORECASE)
 _ISO = re.compile(r"(\d{1,4})-(\d{1,2})-(\d{1,2})")
+_ISO_SLASH = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2})")  # 2031/03/14: year first, so never day-month ambiguous
 _DAY_FIRST = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-z]{3,9})\.?,?\s+(\d{1,4})")
 _MONTH_FIRST = re.compile(r"([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{1,4})")
 _FILLER = {"a", "is", "which", "on", "it", "falls", "that", "and", "the", "date"}
 
 
 def read_date(text: str) -> int | None:
-    """The day number of one date written ``2031-03-14``, ``14 March 2031`` or ``March 14, 2031``; else None."""
+    """The day number of one date written ``2031-03-14``, ``2031/03/14``, ``14 March 2031`` or ``March 14, 2031``;
+    else None."""
     text = text.strip()
-    for pattern, order in ((_ISO, "ymd"), (_DAY_FIRST, "dmy"), (_MONTH_FIRST, "mdy")):
+    for pattern, order in ((_ISO, "ymd"), (_ISO_SLASH, "ymd"), (_DAY_FIRST, "dmy"), (_MONTH_FIRST, "mdy")):
         match = pattern.fullmatch(text)
         if not match:
             continue
@@ -150,7 +152,7 @@ def week_time(minute: int) -> str:
     return f"{WEEKDAYS[minute // 1440]} {minute % 1440 // 60:02d}:{minute % 60:02d}"
 
 
-_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?:\s*h)?")
+_CLOCK = re.compile(r"(\d{1,2})[:h.](\d{2})(?:\s*h)?")  # 14:54, 14h54, 14.54
 _TWELVE_HOUR = re.compile(r"(\d{1,2}):(\d{2})\s*([ap])\.?\s*m\.?", re.IGNORECASE)  # 2:54 PM, 12:05 a.m.
 _TIME_FILLER = _FILLER | {"at", "local", "time", "hrs"}
 
@@ -161,6 +163,8 @@ def minute_of_day(clock: str) -> int | None:
 
     >>> minute_of_day("2:54 PM"), minute_of_day("12:05am"), minute_of_day("14:54"), minute_of_day("13:00 PM")
     (894, 5, 894, None)
+    >>> minute_of_day("14h54"), minute_of_day("14.54"), minute_of_day("14.5")
+    (894, 894, None)
     """
     clock = clock.strip()
     twelve = _TWELVE_HOUR.fullmatch(clock)

@@ -26,7 +26,7 @@ from palaestra.verifiers.sets import read_list
 EXAMPLE = "08:05-08:50, 16:20-16:35"  # a fixed placeholder of the right shape: never derived from the answer
 DAY_START, DAY_END = 9 * 60, 17 * 60
 NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu", "Mo", "Ned", "Oz", "Pia")
-_RANGE = re.compile(r"(\d{1,2}):(\d{2})\s*(?:-|–|—|to)\s*(\d{1,2}):(\d{2})")
+_RANGE = re.compile(r"(\d{1,2})[:.h](\d{2})\s*(?:-|–|—|to)\s*(\d{1,2})[:.h](\d{2})")  # 12:20-12:30, 12.20-12.30
 _CLOCK_TIME = r"\d{1,2}:\d{2}(?: ?[AaPp]\.? ?[Mm]\.?)?"
 _TWELVE_HOUR_RANGE = re.compile(rf"({_CLOCK_TIME}) ?(?:-|–|—|to) ?({_CLOCK_TIME})")
 
