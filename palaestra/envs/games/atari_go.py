@@ -21,8 +21,16 @@ put O in atari but few win keep the greedy "always give atari" rule from winning
 The opponent, when not forced, plays by level: it captures when it can; saves a group in atari by
 extending it; at levels 1 and up looks for its own forcing sequence (one to three moves by level)
 and plays it; otherwise it plays a random legal move with the level's noise share (50% at level 0
-down to none at level 3), else the move that most raises the fewest liberties of its groups over X's.
+down to none at level 3), else the move that most raises the fewest liberties of its groups over X's;
+from level 3 on (version 2), among the moves after which X has no forced capture in its turns left (else
+those putting X's shortest one furthest off), so a move that gives no atari is refuted.
 Its randomness comes from ``event_rng`` keyed by the position, so a replay plays the same game.
+
+The rule "capture, else the atari leaving the fewest liberties after O's extension, never one whose
+stone O can capture" (declared as a heuristic baseline) won 0.35 of level 4's games in version 1
+(0.46 on the kit's seeds). O's replies to ataris are forced, so from level 3 on positions are also
+redrawn when the rule's line of ataris wins on the level's ``rule_share`` or more of its random
+tie-breaks (:func:`_rule_share`): it now wins about 0.22 of level 4's games.
 
 The turn budget is the forced sequence's length plus the level's spare turns (2 at level 0, then 1). Levels grow
 the board (5x5 to 7x7), the sequence (2 to 5 moves) and the opponent's strength. The oracle plays
@@ -34,7 +42,8 @@ wrong ataris: harder).
 
 Generation speed: about 100 to 120 problems/s at level 4 on this 2-core machine (it varies with the number of draws
 the seeds need). Random positions are searched for a forced capture of exactly the level's length (and none shorter),
-then every atari is searched to check that most of them do not win; about 85 positions are drawn per problem. The
+then every atari is searched to check that most of them do not win; about 85 positions are drawn per problem
+(about 1.5 times as many at levels 3 and 4 since version 2's rule filter). The
 searches are kept because the prompt promises a capture of that length and the greedy atari rule must not earn
 reward.
 """
@@ -61,7 +70,8 @@ class AtariGo(MultiTurnTask):
     description = "Capture Go from a set position: find the forcing sequence of ataris before the opponent captures."
     tags = ("games", "multi-turn", "two-player", "adversarial", "go")
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
-    version = 1
+    # version 2: from level 3 on, O's free moves spoil X's forced captures and the atari rule's line must not win
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -71,13 +81,17 @@ class AtariGo(MultiTurnTask):
         spare: int  # turns beyond the forced sequence
         search: int  # the opponent's own forcing search, in its moves (0: none)
         noise: float  # share of the opponent's free moves played at random
+        refute: bool = False  # the opponent's free moves spoil X's forced captures (version 2)
+        rule_share: float = 1.0  # redraw positions where the atari rule of RULE wins on this share of its tie-breaks
 
     presets = (
         Config(size=5, stones=(3, 5), depth=2, spare=2, search=0, noise=0.5),
         Config(size=5, stones=(4, 6), depth=3, spare=1, search=1, noise=0.3),
         Config(size=6, stones=(5, 7), depth=3, spare=1, search=2, noise=0.1),
-        Config(size=6, stones=(4, 7), depth=4, spare=1, search=3, noise=0.0),
-        Config(size=7, stones=(4, 7), depth=5, spare=1, search=3, noise=0.0),
+        Config(size=6, stones=(4, 7), depth=4, spare=1, search=3, noise=0.0, refute=True,
+               rule_share=0.75),
+        Config(size=7, stones=(4, 7), depth=5, spare=1, search=3, noise=0.0, refute=True,
+               rule_share=0.3),
     )
     bounded = "longer forced sequences on larger boards are rare among random positions and cost too much to find"
 
@@ -100,12 +114,14 @@ class AtariGo(MultiTurnTask):
             winners = sum(atari_wins(text, n, p, MODEL, config.depth) for p in atari_moves(text, n, MODEL))
             if config.depth >= 3 and 2 * winners > ataris:
                 return None  # most ataris win: the greedy rule would too
+            if config.rule_share < 1 and _rule_share(text, n, config.depth + config.spare) >= config.rule_share:
+                return None  # the fewest-liberties atari rule wins on most of its tie-breaks
             return text, ataris
 
         board, ataris = retry(draw, attempts=20_000, what="a position with a forced capture of the level's length")
         empty = board.count(EMPTY) / (n * n)
         data = {"size": n, "board": board, "depth": config.depth, "turns": config.depth + config.spare,
-                "search": config.search, "noise": config.noise, "difficulty": round(2 * config.depth + board.count(EMPTY) / 10 + empty * ataris, 3)}
+                "search": config.search, "noise": config.noise, "refute": config.refute, "difficulty": round(2 * config.depth + board.count(EMPTY) / 10 + empty * ataris, 3)}
         prompt = (
             f"Let's play Atari Go (capture Go) on a {n}x{n} board. You are X, your opponent is O, and it is your move. "
             "Stones of one colour that touch along the lines form a group; its liberties are the empty points "
@@ -179,7 +195,66 @@ class AtariGo(MultiTurnTask):
             options = sorted(captures) or atari_moves(board, n, MODEL) or legal_moves(board, n, MODEL)
             return cell_name(*divmod(rng.choice(options), n))
 
-        return {"random legal": random_legal, "capture, else give atari": greedy_atari}
+        def fewest_liberties(problem: Problem, state: dict[str, Any], history: History, rng: random.Random) -> str:
+            n, board = problem.data["size"], state["board"]
+            options = _rule_choices(board, n) or legal_moves(board, n, MODEL)
+            return cell_name(*divmod(rng.choice(options), n))
+
+        return {"random legal": random_legal, "capture, else give atari": greedy_atari, RULE: fewest_liberties}
+
+
+# A cheap rule declared as a heuristic baseline (r3s26): it won 0.97 / 0.85 / 0.56 / 0.35 of levels 0 / 2 / 3 / 4 in
+# version 1 (0.46 of the kit's 48 seeds at level 4). O's reply to an atari is forced, so from level 3 on (version 2)
+# positions where the rule's line of ataris wins on the level's rule_share or more of its tie-breaks are redrawn,
+# and O's free moves (after a move that gives no atari) spoil X's forced captures.
+RULE = ("capture, else the atari leaving the fewest liberties after the extension, never an atari whose stone can be "
+        "captured (random ties), else a random legal move")
+
+
+def _rule_choices(board: str, n: int) -> list[int]:
+    """The points the rule of RULE may play, capture or atari (its ties); empty when it has neither."""
+    captures = capture_points(board, n, MODEL)
+    if captures:
+        return sorted(captures)
+    scored = {}
+    for point in atari_moves(board, n, MODEL):
+        after, _ = place(board, n, point, MODEL)
+        assert after is not None
+        if capture_points(after, n, OPPONENT):
+            continue
+        liberties = 0
+        for escape in capture_points(after, n, MODEL):
+            extended, _ = place(after, n, escape, OPPONENT)
+            if extended is not None:
+                liberties = max(liberties, next(libs for stones, libs in _colour_groups(extended, n, OPPONENT)
+                                                if stones >> escape & 1).bit_count())
+        scored[point] = liberties
+    fewest = min(scored.values(), default=None)
+    return [point for point, liberties in scored.items() if liberties == fewest]
+
+
+@functools.lru_cache(maxsize=100_000)
+def _rule_share(board: str, n: int, turns: int) -> float:
+    """The share of the rule's random tie-breaks that captures within ``turns`` while O's replies are forced (O
+    extends its largest group in atari, as :func:`opponent_move` does); a line where it gives no atari counts as a
+    loss (O's free moves refute)."""
+    if turns <= 0:
+        return 0.0
+    if capture_points(board, n, MODEL):
+        return 1.0
+    choices = _rule_choices(board, n)
+    won = 0.0
+    for point in choices:
+        after, _ = place(board, n, point, MODEL)
+        assert after is not None
+        escape = max((stones.bit_count(), libs.bit_length() - 1) for stones, libs in _colour_groups(after, n, OPPONENT)
+                     if libs.bit_count() == 1)[1]
+        extended, _ = place(after, n, escape, OPPONENT)
+        if extended is None:  # the extension is suicide: O plays elsewhere and X captures next
+            won += turns >= 2
+        else:
+            won += _rule_share(extended, n, turns - 1)
+    return won / len(choices) if choices else 0.0
 
 
 @functools.cache
@@ -334,6 +409,17 @@ def opponent_move(problem: Problem, board: str) -> int | None:
     rng = event_rng((problem.env_id, problem.level, problem.seed), "reply", board)
     if rng.random() < data["noise"]:
         return rng.choice(legal)
+    left = data["turns"] - (board.count(MODEL) - data["board"].count(MODEL))  # X's turns left (stones only grow)
+    if data.get("refute") and left > 0:
+        # X gave no atari: prefer the moves after which X has no forced capture in its turns left, else those making
+        # its shortest one longest (a free reply let the atari rule find a new line, r3s26).
+        def spoils(point: int) -> int:
+            after, _ = place(board, n, point, OPPONENT)
+            assert after is not None
+            return next((-moves for moves in range(1, left + 1)
+                         if forced_capture(after, n, MODEL, moves) is not None), 1)
+        scores = {p: spoils(p) for p in legal}
+        legal = [p for p in legal if scores[p] == max(scores.values())]
     return max(legal, key=lambda p: (_margin(board, n, p), -p))
 
 
