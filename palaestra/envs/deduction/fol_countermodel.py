@@ -517,7 +517,7 @@ def _with_uniform(batch: TruthBatch, rng: random.Random, sizes: range, count: in
         block = ((1 << count) - 1) << grown.count
         for d in range(1, n + 1):
             grown.present[d] = grown.present.get(d, 0) | block
-        keys = [(p, d) for p in unary for d in range(1, n + 1)]
+        keys: list[tuple[str, int] | tuple[str, int, int]] = [(p, d) for p in unary for d in range(1, n + 1)]
         keys += [(r, a, b) for r in binary for a in range(1, n + 1) for b in range(1, n + 1)]
         for key in keys:
             grown.atoms[key] = grown.atoms.get(key, 0) | rng.getrandbits(count) << grown.count

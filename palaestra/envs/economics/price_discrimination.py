@@ -185,7 +185,7 @@ class PriceDiscrimination(Task):
         price on the aggregate demand of all markets; the largest served set whose price is consistent (the
         textbook walk that drops a market priced out and recomputes); the smallest consistent one."""
 
-        def rule(pick: Callable[[list[tuple[Fraction, Fraction, Fraction, int]]], tuple | None]):
+        def rule(pick: Callable[[list[tuple[Fraction, Fraction, Fraction, int, bool]]], tuple | None]):
             def answer(problem: Problem) -> str:
                 markets = [(Fraction(a), Fraction(b)) for a, b in problem.data["demand"]]
                 cost = Fraction(problem.data["cost"])

@@ -94,7 +94,9 @@ class Skyscrapers(Task):
         n = config.size
         # Line solving finishes about half the level 4 draws at the floor, and about 1 in 8 even after pruning past
         # it: such a draw is drawn again once (a second one is kept, so about 1 puzzle in 50 stays line-solvable).
-        square, border, kept = _draw(rng, config, last=not config.beyond_lines) or _draw(rng, config)
+        drawn = _draw(rng, config, last=not config.beyond_lines) or _draw(rng, config)
+        assert drawn is not None  # the second draw is the last: it is always kept
+        square, border, kept = drawn
         shown = [b for b, keep in zip(border, kept) if keep]
         puzzle = _givens(square, kept[4 * n:])
         note = " Some heights are already given; keep them." if any(ch != "." for row in puzzle for ch in row) else ""
@@ -166,6 +168,7 @@ def _draw(rng: random.Random, config: Skyscrapers.Config, last: bool = True
     square = random_latin_square(rng, n)
     cnf, cell = _latin_with_order(n)
     clues, border = [], []
+    places: list[tuple[str, int]] = []  # each border clue's side and line, in border's order
     for side in _SIDES:
         for i in range(n):
             seen = _visible([square[r][c] for r, c in _line(side, i, n)])
@@ -175,6 +178,7 @@ def _draw(rng: random.Random, config: Skyscrapers.Config, last: bool = True
             cnf.ids[("clue", side, i)] = selector
             clues.append([selector])
             border.append([side, i, seen])
+            places.append((side, i))
     cnf.add([-cell(r, c, square[r][c]) for r in range(n) for c in range(n)])  # another solution?
     givens = [[cell(r, c, square[r][c])] for r in range(n) for c in range(n)]
     all_clues = clues + givens
@@ -196,8 +200,8 @@ def _draw(rng: random.Random, config: Skyscrapers.Config, last: bool = True
             return square, border, kept
         # past the floor, one border clue at a time while the proof goes through; first the clues whose line is
         # clued at its other end too (taking those away keeps the solution forced more often: fewer proofs)
-        index = {(side, i): k for k, (side, i, _) in enumerate(border)}
-        paired = sorted(border_order, key=lambda k: not kept[index[(_OPPOSITE[border[k][0]], border[k][1])]])
+        index = {place: k for k, place in enumerate(places)}
+        paired = sorted(border_order, key=lambda k: not kept[index[(_OPPOSITE[places[k][0]], places[k][1])]])
         for i in paired:
             if not kept[i]:
                 continue
