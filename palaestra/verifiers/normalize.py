@@ -320,6 +320,31 @@ def read_answer(text: str, read: Callable[[str], T | None], *, units: Sequence[s
     return None
 
 
+def named(read: Callable[[str], T | None], subject: str) -> Callable[[str], T | None]:
+    """``read``, that also reads the answer of a naming sentence about ``subject`` (a regular expression of nouns
+    written by the env, never by the model): "The smallest period is 12", "The shortest path from A to D: A C D",
+    "The suffix array is [2, 0, 1]".
+
+    The sentence must be the whole text: the answer after it is read whole, so a remark, a hedge or a
+    retraction after it leaves the text unreadable, as everywhere in the answer grammar.
+
+    >>> read = named(lambda s: int(s) if s.isdigit() else None, "period")
+    >>> read("12"), read("The smallest period is 12"), read("the period is 12, or 6"), read("The period: 12")
+    (12, 12, None, 12)
+    """
+    pattern = re.compile(r"^(?:(?:the|an?|one)\s+)?(?:[a-z-]+\s+){0,3}?(?:" + subject + r")\b(?:\s+(?:of|for|from)\s+"
+                         r"[^\n=:]{1,40}?)?\s*(?:is|are|equals?|=|:)\s*(?=\S)", re.IGNORECASE)
+
+    def core(text: str) -> T | None:
+        value = read(text)
+        if value is not None:
+            return value
+        match = pattern.match(text[:200])  # a sentence's subject is short: the pattern never sees a long text
+        return read(strip_wrappers(text[match.end():])) if match else None
+
+    return core
+
+
 def unparsed_feedback(text: str, what: str) -> str:
     """Feedback for an answer the grammar could not account for: what was expected, and the text not understood.
 

@@ -89,8 +89,15 @@ _FRAC_HALF_BRACED = re.compile(r"\\frac ?(?:(\d) ?\{(\d+)\}|\{(\d+)\} ?(\d))")
 # x, φ, \theta, v_0, and a quantity named by one word (angle, Area): a grader reads "angle = 91.5" as 91.5
 _BASE_NAME = r"(?:[A-Za-z]{1,3}|[A-Za-z][a-z]{3,11}|[\u0370-\u03ff]|\\[A-Za-z]{2,12})(?:_\{?[A-Za-z0-9]{1,8}\}?)?"
 # ...also a change (Δt, \Delta t) and a primed quantity (f', v''); not a magnitude (|x| = 5 says x = ±5)
-_NAME = rf"(?:\\Delta ?|Δ ?)?{_BASE_NAME}'{{0,2}}"
-_NAME_PREFIX = re.compile(rf"^{_NAME} ?(=|≈|≃|~) ?")
+# ...a mean or an estimate (\bar{x}, x̄, p̂), a square (s^2, σ²), and a probability, an expectation or a variance of an
+# event (P(B | D), Pr[red], E[X], Var(X): one bracket of up to 60 characters holding no bracket, "=" or line break).
+# Not any function's value: "N(99) = 243" names another quantity than N(2), which the envs that ask it tell apart.
+_ACCENTED = r"\\(?:bar|hat|overline|tilde|widehat|widetilde) ?(?:\{ ?(?:[A-Za-z]|\\[a-z]{2,8}) ?\}|[A-Za-z](?![A-Za-z]))"
+_OF_EVENT = r"(?:P|Pr|Prob|E|𝔼|Var|Cov|SD) ?[(\[][^()\[\]=\n]{1,60}[)\]]"
+_NAME = (rf"(?:{_OF_EVENT}|(?:\\Delta ?|Δ ?)?(?:{_BASE_NAME}|{_ACCENTED})[\u0302\u0303\u0304\u0305]?'{{0,2}}"
+         r"(?: ?\^ ?(?:\d|\{ ?\d ?\})|[²³])?)")
+_NAME_PREFIX = re.compile(rf"^{_NAME} ?(=|:|≈|≃|~) ?")  # "x: 5" and "mean: 3" name the value as "=" does
+_NAMING = ("=", ":")
 _APPROX_PREFIX = re.compile(
     r"^(?:≈|≃|~=?|about\b|approximately\b|approx\b\.?|roughly\b|around\b|circa\b|ca\.|nearly\b|almost\b) ?",
     re.IGNORECASE,
@@ -273,7 +280,7 @@ def _read_core(
     marked = False
     name = _NAME_PREFIX.match(s)
     if name:
-        marked = name.group(1) != "="
+        marked = name.group(1) not in _NAMING
         s = s[name.end() :]
     approx = _APPROX_PREFIX.match(s)
     if approx:
@@ -310,16 +317,44 @@ _LEADING_DECIMAL = re.compile(r"[+-]? ?(\d+(?:\.(\d+))?)(?![\d.])(?! ?/)")  # no
 
 
 def split_exact_and_decimal(text: str) -> tuple[str, str] | None:
-    """``(exact, decimal)`` texts around the one ``≈`` (or ``\\approx``) of ``text``, else ``None``.
+    """``(exact, decimal)`` texts around the one ``≈`` (or ``\\approx``) of ``text``, or of a decimal after it in
+    brackets or after one ``=``; else ``None``.
 
     >>> split_exact_and_decimal("3/7 ≈ 0.43"), split_exact_and_decimal("1 ≈ 1.0 ≈ 1.00")
     (('3/7', '0.43'), None)
+    >>> split_exact_and_decimal("5/16 (≈ 0.3125)"), split_exact_and_decimal("5/16 = 0.3125")
+    (('5/16', '0.3125'), ('5/16', '0.3125'))
     """
     text = text.replace("\\approx", "≈")
-    if text.count("≈") != 1:
-        return None
-    exact, decimal = text.split("≈")
-    return exact.strip(), decimal.strip()
+    if len(text) <= 400 and (aside := _DECIMAL_ASIDE.fullmatch(text)) is not None and _DIGIT.search(aside.group(1)):
+        return aside.group(1).strip(), aside.group(2).strip()
+    if text.count("≈") == 1:
+        exact, decimal = text.split("≈")
+        return exact.strip(), decimal.strip()
+    if text.count("=") == 1 and (equal := _EQUAL_DECIMAL.fullmatch(text[:400])) is not None and _DIGIT.search(
+            equal.group(1)):  # "x = 4.5" names the value: it is not an exact value restated
+        return equal.group(1).strip(), equal.group(2).strip()
+    return None
+
+
+def strip_name(text: str) -> str:
+    """``text`` after a leading name of the quantity and ``=`` (``x =``, ``P(B | D) =``, ``s^2 =``, ``\\bar{x} =``),
+    else ``text`` unchanged.
+
+    >>> strip_name("P(B | D) = 5/16"), strip_name("s^2 = 4.5"), strip_name("|x| = 5")
+    ('5/16', '4.5', '|x| = 5')
+    """
+    match = _NAME_PREFIX.match(text) if isinstance(text, str) and len(text) <= 2_000 else None
+    return text[match.end():] if match is not None and match.group(1) in _NAMING else text
+
+
+# The decimal restated beside the exact value, as a careful grader reads it: "5/16 (≈ 0.3125)", "5/16 (about 0.31)",
+# "5/16 (0.3125)", "5/16 = 0.3125" (one "=", then a numeral with a point and at most a unit). The decimal must still
+# agree with the exact value (decimal_agrees), or the answer holds two values.
+_DECIMAL_ASIDE = re.compile(
+    r"([^≈=]{1,200}?) ?\( ?(?:≈|~|about |approximately |approx\.? |roughly |or )? ?([+-]?\d*\.\d+[^()≈=]{0,20})\)")
+_DIGIT = re.compile(r"\d")
+_EQUAL_DECIMAL = re.compile(r"([^=≈]{1,200}?) ?= ?([+-]?\d*\.\d+(?:[ %A-Za-zµμ°/^\d]{0,20})?)")
 
 
 def decimal_agrees(exact: Fraction, decimal: Fraction, decimal_text: str) -> bool:
@@ -537,7 +572,7 @@ def read_plain_decimal(text: str) -> tuple[Fraction, int] | None:
     def plain(s: str) -> tuple[Fraction, int] | None:
         s = _clean(s)
         name = _NAME_PREFIX.match(s)
-        if name and name.group(1) == "=":
+        if name and name.group(1) in _NAMING:
             s = s[name.end() :]
         match = _PLAIN_DECIMAL.fullmatch(_strip_parentheses(strip_wrappers(s)).replace(" ", ""))
         if not match:

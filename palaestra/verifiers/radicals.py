@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from palaestra.verifiers.expressions import Surd, evaluate_surd, leaves, parse_expression
 from palaestra.verifiers.normalize import read_answer
-from palaestra.verifiers.numeric import decimal_agrees, read_exact, split_exact_and_decimal
+from palaestra.verifiers.numeric import decimal_agrees, read_exact, split_exact_and_decimal, strip_name
 
 MAX_CHARS = 300
 
@@ -56,10 +56,11 @@ def read_radical(text: str, *, max_numbers: int = 4) -> Surd | None:
 def _read_with_decimal(text: str, max_numbers: int) -> Surd | None:
     """The value alone, or followed by ``≈`` and its decimal (rounded or truncated: ``3*sqrt(2) ≈ 4.243``); a
     decimal that is not the value makes the answer a second one, unreadable."""
+    text = _drop_name(text)
     pair = split_exact_and_decimal(text)
     if pair is None:
-        return _read(_drop_name(text), max_numbers)
-    value, decimal = _read(_drop_name(pair[0]), max_numbers), read_exact(pair[1])
+        return _read(text, max_numbers)
+    value, decimal = _read(pair[0], max_numbers), read_exact(pair[1])
     if value is None or decimal is None:
         return None
     approximately = sum(float(q) * math.sqrt(d) for d, q in value.terms.items())
@@ -67,7 +68,9 @@ def _read_with_decimal(text: str, max_numbers: int) -> Surd | None:
 
 
 def _drop_name(text: str) -> str:
-    """``x = ...``, ``AB = ...``, ``\\sigma = ...``: the part after a short name and ``=``."""
+    """``x = ...``, ``AB = ...``, ``\\sigma = ...``, ``s^2 = ...``: the part after a short name and ``=``."""
+    if (named := strip_name(text)) is not text:
+        return named.strip()
     head, sep, tail = text.partition("=")
     name = head.strip().lstrip("\\").replace("_", "").replace("{", "").replace("}", "")
     if sep and tail.strip() and 0 < len(name) <= 12 and name.isalnum():

@@ -161,8 +161,9 @@ def test_hanoi_problem_spaces_are_large() -> None:
     task = make_source("planning/hanoi")
     assert task.space_size(0) == 81 * 80 and all(task.space_size(level) is None for level in range(1, 5))
     for level in range(5):
-        problems = {task.sample(level, seed).prompt for seed in range(400)}
-        assert len(problems) >= (0.9 if level == 0 else 0.97) * 400
+        draws = 400 if level < 2 else 150  # a draw at levels 2-4 costs 2-7 ms (its search): fewer draws, same share
+        problems = {task.sample(level, seed).prompt for seed in range(draws)}
+        assert len(problems) >= (0.9 if level == 0 else 0.97) * draws
 
 
 # --- strings/copy ----------------------------------------------------------------

@@ -13,6 +13,7 @@ XY = ["x", "y"]
 
 ASSIGNMENTS = [
     ("x = 2, y = 3", {"x": 2, "y": 3}),
+    ("x = 2 = 2.0, y = 3", {"x": 2, "y": 3}),  # the value restated as a decimal (numeric.split_exact_and_decimal)
     ("y = 3, x = 2", {"x": 2, "y": 3}),
     ("(x, y) = (2, 3)", {"x": 2, "y": 3}),
     ("(x, y) = (-6, 5)", {"x": -6, "y": 5}),  # linear_system: issue #9
@@ -52,7 +53,7 @@ ASSIGNMENTS = [
     ("(x, y) = (2, 3, 4)", None),
     ("(x, y) = (2, 3", None),
     ("x = 2 y = 3", None),
-    ("x = 2 = 2.0, y = 3", None),
+    ("x = 2 = 2.5, y = 3", None),  # a restated decimal that disagrees is a second value
     ("x = ≈2, y = 3", None),
     ("x = , y = 3", None),
     ("2, 3", None),

@@ -60,7 +60,7 @@ def test_or_is_a_hedge_unless_the_caller_asks_for_all_solutions(text: str, allow
 @pytest.mark.parametrize(
     "text",
     ["2, or maybe 3", "2, 3 (or 4)", "{2, 3} and 4", "2, 3, x", "2, , 3", "2, 3. Or 4.", "2 3", "", "{", "2,, 3",
-     "x = 2, y = 3", "2, 3, ...", "{2, 3}, {4}", "either 2 or 3", "2 and/or 3", "lambda: 1"]
+     "x = 2, y = 3", "2, 3, ...", "{2, 3}, {4}", "either 2 or 3", "2 and/or 3", "lambda x: 1"]
 )
 def test_malformed_sets_are_unreadable(text: str) -> None:
     assert read_set(text, read_exact, allow_or=True) is None

@@ -20,18 +20,13 @@ triples ``[u, v, weight]`` with the node labels alongside, and a difficulty meas
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.generators.graphs import Graph, dijkstra, letter_labels, path_to, random_connected, render
 from palaestra.verifiers.moves import read_tokens
-from palaestra.verifiers.normalize import markup_spellings, read_answer, unparsed_feedback
-
-# a naming sentence's subject: "The shortest path is A -> C -> D", "Shortest path from A to D: A C D"
-_SUBJECT = re.compile(r"^(?:(?:the|an?|one)\s+)?(?:[a-z-]+\s+){0,3}?(?:path|route)\b(?:\s+(?:from|of|for)\s+"
-                      r"[^\n=:]{1,40}?)?\s*(?:is|=|:)\s*(?=\S)", re.IGNORECASE)
+from palaestra.verifiers.normalize import markup_spellings, named, read_answer, unparsed_feedback
 
 
 @register
@@ -195,11 +190,11 @@ def _read_path(answer: str, index: dict[str, int]) -> list[int] | None:
     if not isinstance(answer, str) or len(answer) > ShortestPath.max_answer_chars:
         return None
 
-    def named(text: str) -> list[int] | None:
-        match = _SUBJECT.match(text[:200])  # a sentence's subject is short: the pattern never sees a long text
-        return read_tokens(text[match.end():], index, max_count=2 * len(index)) if match else None
+    def path(text: str) -> list[int] | None:
+        return read_tokens(text, index, max_count=2 * len(index))
 
-    return read_tokens(answer, index, max_count=2 * len(index)) or read_answer(answer, named)
+    # or a naming sentence: "The shortest path is A -> C -> D", "Shortest path from A to D: A C D"
+    return path(answer) or read_answer(answer, named(path, "path|route"))
 
 
 def _edge_weights(edges: list[list[int]], directed: bool) -> dict[tuple[int, int], int]:

@@ -27,11 +27,10 @@ from palaestra.envs.probability.common import (
     exact_corruptions,
     exact_spellings,
     example_for,
-    strip_label,
     verdict_exact,
 )
 from palaestra.verifiers.normalize import strip_wrappers
-from palaestra.verifiers.numeric import format_decimal
+from palaestra.verifiers.numeric import format_decimal, strip_name
 from palaestra.verifiers.rationals import format_fraction
 
 _PERCENT = re.compile(r"\s*([0-9][0-9.]{0,40})\s*(?:%|\\%|percent)\s*\.?\s*")
@@ -161,7 +160,7 @@ class Bayes(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         value = Fraction(problem.data["value"])
-        written = strip_label(answer)  # "P(B | defective) = 31.25%" as "31.25%"
+        written = strip_name(strip_wrappers(answer)) if isinstance(answer, str) else answer  # "P(B | D) = 31.25%"
         percent = _PERCENT.fullmatch(strip_wrappers(written)) if isinstance(written, str) and len(written) < 200 else None
         if percent is not None:  # "57.5%": exact when it equals the probability to the digit
             return verdict_exact(percent.group(1), value * 100)

@@ -11,28 +11,13 @@ Example::
 from __future__ import annotations
 
 import random
-import re
 from fractions import Fraction
 
 from palaestra.core import Verdict
-from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction, other_spellings
 
 PROBABILITY_EXAMPLES = (Fraction(5, 36), Fraction(7, 12))
-# The value named by the quantity asked, as a careful grader reads past it: "P(B | defective) = 5/16", "Pr[red] = 1/2",
-# "E[X] = 141/22", "E(T) = 17/5". Only this name is removed; the value after it is read whole as before.
-_LABEL = re.compile(r"\s*(?:P|Pr|E|𝔼)\s*[(\[][^()\[\]=\n]{1,60}[)\]]\s*[=:]\s*")
-MAX_LABELLED_CHARS = 400
-
-
-def strip_label(text: str) -> str:
-    """``text`` without a leading ``P(...) =`` or ``E[...] =`` naming the value (after whole-answer wrappers)."""
-    if not isinstance(text, str) or len(text) > MAX_LABELLED_CHARS:
-        return text
-    unwrapped = strip_wrappers(text)
-    match = _LABEL.match(unwrapped)
-    return unwrapped[match.end():] if match else text
 
 
 def example_for(value: Fraction, examples: tuple[Fraction, ...] = PROBABILITY_EXAMPLES) -> str:
@@ -44,9 +29,7 @@ def example_for(value: Fraction, examples: tuple[Fraction, ...] = PROBABILITY_EX
 def grade_exact(text: str, value: Fraction, units: tuple[str, ...] | None = None) -> bool | None:
     """Whether ``text`` is exactly ``value`` (any exact spelling: ``5/36``, ``10/72``, ``\\frac{5}{36}``,
     an equal decimal; with ``units``, one of them may follow: ``7/2 dollars``); ``None`` when unreadable."""
-    read = read_exact(text, mixed=True, max_digits=200, units=units)
-    if read is None and strip_label(text) != text:
-        read = read_exact(strip_label(text), mixed=True, max_digits=200, units=units)
+    read = read_exact(text, mixed=True, max_digits=200, units=units)  # "P(B | D) = 5/16" too (numeric's names)
     return None if read is None else read == value
 
 

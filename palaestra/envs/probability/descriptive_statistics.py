@@ -15,7 +15,6 @@ A rounded decimal (``2.55``) or the computation typed back is wrong.
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -24,29 +23,11 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.expressions import Surd
-from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.radicals import format_radical, radical_spellings, read_radical
 
 _WEIGHT = {"mean": 1, "median": 1, "range": 1, "mode": 2, "table_mean": 2, "population_variance": 3,
            "sample_variance": 3, "population_sd": 4, "sample_sd": 4, "mad": 3, "table_variance": 4, "z_score": 5,
            "target_mean": 3}
-# A statistic's symbol before the value, as a careful grader reads past it: "s^2 = 917/10", "\sigma^2 = 55/2",
-# "x̄ = 55/6", "μ = 55/6" (the shared reader already takes "σ² = ..." and "\bar{x} = ...").
-_SYMBOL = re.compile(r"\s*(?:\\sigma|σ|s|x̄|\\mu|μ)\s*(?:\^\s*\{?\s*2\s*\}?|²)?\s*[=:]\s*")
-MAX_SYMBOL_CHARS = 400
-
-
-def read_statistic(answer: str) -> Surd | None:
-    """The exact value written, also after a statistic's symbol (``s^2 = 917/10``); None when unreadable."""
-    value = read_radical(answer)
-    if value is None and isinstance(answer, str) and len(answer) <= MAX_SYMBOL_CHARS:
-        unwrapped = strip_wrappers(answer)
-        symbol = _SYMBOL.match(unwrapped)
-        if symbol is not None:
-            value = read_radical(unwrapped[symbol.end():])
-    return value
-
-
 _DEFINITIONS = {
     "mean": "the mean (the arithmetic average)",
     "median": "the median (the middle value once sorted; the mean of the two middle values for an even count)",
@@ -103,7 +84,7 @@ class Descriptive(Task):
         return Problem(prompt=prompt, answer=answer, data={"kind": kind, "size": n, "value": answer})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        value = read_statistic(answer)
+        value = read_radical(answer)
         if value is None:
             return Verdict.unparsed("not an exact number (write a fraction, or a square root like 3*sqrt(2)/2)")
         return Verdict.judge(value == read_radical(problem.data["value"]), "wrong value")

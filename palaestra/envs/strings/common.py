@@ -6,13 +6,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
-from typing import TypeVar
 
-from palaestra.verifiers.normalize import read_answer, strip_wrappers
+from palaestra.verifiers.normalize import named, read_answer
 from palaestra.verifiers.sets import read_list
-
-T = TypeVar("T")
 
 MAX_WORD_CHARS = 5_000
 _PLAIN_INTEGER = re.compile(r"\d{1,7}")
@@ -22,30 +18,6 @@ def _plain_integer(text: str) -> int | None:
     """One non-negative integer written plainly (no thousands separators: in a list they would be ambiguous)."""
     s = text.strip()
     return int(s) if _PLAIN_INTEGER.fullmatch(s) else None
-
-
-def named(read: Callable[[str], T | None], subject: str) -> Callable[[str], T | None]:
-    """``read``, that also reads the answer of a naming sentence about the env's ``subject`` (a regex of nouns,
-    written by the env): "The smallest period is 12", "The suffix array is [2, 0, 1]", "s = abc".
-
-    The sentence must be the whole text: the answer after it is read whole, so a remark, a hedge or a
-    retraction after it leaves the text unreadable, as everywhere in the answer grammar.
-
-    >>> read = named(lambda s: int(s) if s.isdigit() else None, "period")
-    >>> read("12"), read("The smallest period is 12"), read("the period is 12, or 6"), read("The period: 12")
-    (12, 12, None, 12)
-    """
-    pattern = re.compile(r"^(?:(?:the|an?|one)\s+)?(?:[a-z-]+\s+){0,3}?(?:" + subject + r")\b(?:\s+(?:of|for)\s+"
-                         r"[^\n=:]{1,40}?)?\s*(?:is|are|equals?|=|:)\s*(?=\S)", re.IGNORECASE)
-
-    def core(text: str) -> T | None:
-        value = read(text)
-        if value is not None:
-            return value
-        match = pattern.match(text[:200])  # a sentence's subject is short: the pattern never sees a long text
-        return read(strip_wrappers(text[match.end():])) if match else None
-
-    return core
 
 
 def read_integer_list(answer: str, subject: str = "") -> list[int] | None:

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.strings.common import named, repetitive_text
-from palaestra.verifiers.normalize import read_answer
+from palaestra.envs.strings.common import repetitive_text
+from palaestra.verifiers.normalize import named, read_answer
 
 EXAMPLE = "(0,0,x) (0,0,y) (2,2,x)"  # a fixed placeholder of the right shape: never derived from the answer
 MAX_TRIPLES = 2_000

@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.strings.common import named
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.normalize import named, read_answer
 from palaestra.verifiers.numeric import read_integer
 
 EXAMPLE = 7  # a fixed placeholder of the right shape: never derived from the answer

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.strings.common import named, word_spellings
-from palaestra.verifiers.normalize import read_answer
+from palaestra.envs.strings.common import word_spellings
+from palaestra.verifiers.normalize import named, read_answer
 
 EXAMPLE = "2x1y4z"  # a fixed placeholder of the right shape: never derived from the answer
 _RUN = re.compile(r"(\d{1,6})([a-z])")

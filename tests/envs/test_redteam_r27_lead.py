@@ -1,0 +1,70 @@
+"""Session 27, the lead's fixes in shared readers: a value named as a probability, an expectation, a mean or a square
+(`verifiers.numeric`'s names, once for every env instead of three families' own label strippers), an exact value
+restated as an agreeing decimal, and naming sentences read by one shared reader (`verifiers.normalize.named`)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+import palaestra
+from palaestra.verifiers.numeric import read_exact
+from palaestra.verifiers.radicals import read_radical
+
+
+@pytest.mark.parametrize("text, value", [
+    ("P(B | D) = 5/16", Fraction(5, 16)), ("Pr[red] = 1/2", Fraction(1, 2)), ("E[X] = 141/22", Fraction(141, 22)),
+    ("Var(X) = 2", Fraction(2)), ("s^2 = 9/2", Fraction(9, 2)), ("σ² = 2", Fraction(2)), ("x̄ = 7/2", Fraction(7, 2)),
+    (r"\bar x = 7/2", Fraction(7, 2)), (r"\hat{p} = 2/5", Fraction(2, 5)), ("mean: 3", Fraction(3)),
+])
+def test_a_value_named_by_its_quantity_is_read(text: str, value: Fraction) -> None:
+    assert read_exact(text, mixed=True) == value
+    assert read_radical(text) is not None and read_radical(text).terms == {1: value}
+
+
+@pytest.mark.parametrize("text", ["N(99) = 243", "f(2) = 5", "|x| = 5", "P(A) ≈ 1/2", "x = 3 or 4"])
+def test_other_quantities_magnitudes_and_marked_approximations_stay_unread(text: str) -> None:
+    assert read_exact(text, mixed=True) is None
+
+
+@pytest.mark.parametrize("text", ["5/16 = 0.3125", "5/16 (≈ 0.3125)", "5/16 (0.3125)", "x = 5/16 = 0.3125",
+                                  "P(A) = 5/16 = 0.3125", "5/16 (about 0.31)"])
+def test_an_exact_value_restated_as_an_agreeing_decimal_is_the_exact_value(text: str) -> None:
+    assert read_exact(text, mixed=True) == Fraction(5, 16)
+
+
+@pytest.mark.parametrize("text", ["5/16 = 0.4", "5/16 (0.4)", "x = 2 = 3", "5/16 (31.25%)"])
+def test_a_restated_value_that_disagrees_is_a_second_answer(text: str) -> None:
+    assert read_exact(text, mixed=True) is None
+
+
+def test_a_surd_restated_as_its_decimal_in_brackets_is_read() -> None:
+    assert read_radical("3*sqrt(2) (≈ 4.24)") is not None
+    assert read_radical("3*sqrt(2) (≈ 4.3)") is None
+
+
+def test_envs_read_the_names_their_quantities_take() -> None:
+    stats = palaestra.make("probability/descriptive_statistics", level=2).unwrapped.task
+    for seed in range(6):
+        problem = stats.sample(2, seed)
+        assert palaestra.score(problem, rf"<answer>\bar x = {problem.answer}</answer>").correct, problem.answer
+        assert palaestra.score(problem, f"<answer>Var(X): {problem.answer}</answer>").correct, problem.answer
+    bayes = palaestra.make("probability/bayes", level=1).unwrapped.task.sample(1, 0)
+    value = Fraction(bayes.answer)
+    decimal = f"{float(value):.4f}"
+    assert palaestra.score(bayes, f"<answer>P(H | E) = {bayes.answer} = {decimal}</answer>").correct
+    assert not palaestra.score(bayes, f"<answer>P(H | E) = {bayes.answer} = {float(value) + 0.1:.4f}</answer>").correct
+
+
+def test_one_naming_sentence_reader_serves_strings_and_paths() -> None:
+    from palaestra.verifiers.normalize import named
+
+    read = named(lambda s: int(s) if s.isdigit() else None, "period")
+    assert read("The smallest period of abab equals 2") == 2
+    assert read("The period is 2, or 4") is None
+    path = palaestra.make("graphs/shortest_path", level=1).unwrapped.task.sample(1, 0)
+    route = path.answer.replace(" ", " -> ")
+    assert palaestra.score(path, f"<answer>The shortest route is {route}</answer>").correct
+    assert palaestra.score(path, f"<answer>The shortest path equals {route}</answer>").correct
+    assert not palaestra.score(path, f"<answer>The shortest path is {route}, or not</answer>").correct
