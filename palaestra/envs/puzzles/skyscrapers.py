@@ -34,7 +34,8 @@ second draw for about 1 in 8). Each puzzle's SAT encoding of its border counts (
 gates and a cardinality counter per clue) is put together from clauses cached per size, line and count, then loaded into the
 solver, which runs one bounded SAT proof per candidate clue removal (givens, then border clues) to keep only clues
 the uniqueness proof needs; loading and the proofs are most of the time, and the proofs are what makes the puzzle
-have exactly one solution, which the prompt promises.
+have exactly one solution, which the prompt promises. Version 3's extra pruning orders at levels 2-3 cost about
+13 ms per problem at level 2 and 19 ms at level 3 (version 2: 3 and 9 ms; 200 seeds, slowest 48 and 59 ms).
 """
 
 from __future__ import annotations
