@@ -14,9 +14,14 @@ other pictures, cells are revealed (given in the prompt) one at a time: a cell o
 solver's other picture differs, the one after which line logic leaves most cells open, until the
 solver proves the picture the only one that keeps the revealed cells; a picture where every
 such reveal lets line logic finish is drawn again. Line solving now solves none of levels 2-4.
-Levels 0-1 are unchanged (the same problems for every seed). Levels past the presets (13x13 and
-up) keep version 1's rule: at those sizes a picture line logic cannot finish is rare enough that
-the search passes the CPU bound, so line solving still solves them (a known gap).
+Levels 0-1 are unchanged (the same problems for every seed).
+
+Version 3: past the presets (13x13 and up, levels 5-10, then 18x18) version 2 went back to version 1's rule and
+density 0.6, and line solving solved 99-100% of them (levels 5, 8, 20; 100 seeds each). Now they keep the presets'
+rule and density 0.5: line logic must stall, with revealed cells where the clues leave twins. To bound the proofs
+there, the SAT encoding also links each open cell to the placements that give it its value, and a picture whose
+open lines keep more than 4,000 placements after line logic is drawn again. Line solving solves none of levels
+4-10, 20 or 40 (60 seeds each). Levels 0-4 are unchanged (the same problems for every seed).
 
 The answer is the picture, one row per line, ``#`` for a shaded cell and ``.`` for an empty
 one (``X``, ``1`` or ``■`` for shaded and ``0`` for empty are read too); the verifier recomputes
@@ -24,7 +29,8 @@ every clue from it and checks the revealed cells.
 
 Generation speed (CPU time, this 2-core machine): below 1 ms per problem at levels 0-1, about 7 ms
 at level 2, 9 ms at level 3 and 15-20 ms at level 4 (a few pictures are drawn per problem there;
-each reveal tries up to 8 cells), about 11 ms at level 9 (density back at 0.6 past the presets). Line logic settles most pictures without a solver; the SAT encoding is built
+each reveal tries up to 8 cells), and in version 3 about 30 ms at levels 9-40 (under 170 ms for the
+slowest of 60 seeds per level). Line logic settles most pictures without a solver; the SAT encoding is built
 only for the cells it leaves open, over the placements that agree with the known ones. The proof is
 what makes the puzzle have exactly one solution, which the answer check (the recomputed clues and
 revealed cells) relies on being the intended one."""
@@ -60,7 +66,7 @@ class Nonogram(Task):
     description = "Shade a grid so that every row and column shows its clue's runs of shaded cells (one solution)."
     tags = ("puzzle", "grid", "constraint-satisfaction")
     multiline = True
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -76,15 +82,15 @@ class Nonogram(Task):
         Config(rows=10, cols=10, density=0.5, stall=True),
         Config(rows=12, cols=12, density=0.5, stall=True),
     )
-    # Capped at level 10's values: past them generation raises or passes its CPU bound (difficulty saturates).
-    # Past the presets the density goes back to version 1's 0.6 (at 0.5 a 17x17 draw took 0.4 s: most clues have twins).
-    growth = Growth(steps={"rows": 1, "cols": 1, "density": 0.1}, limits={"rows": 18, "cols": 18, "density": 0.6})
+    # Capped at level 10's values (18x18): past them generation passes its CPU bound (difficulty saturates). Past the
+    # presets the density stays at 0.5 and line logic must still stall (version 3; version 2 went back to 0.6 there).
+    growth = Growth(steps={"rows": 1, "cols": 1}, limits={"rows": 18, "cols": 18})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rows, cols = config.rows, config.cols
 
         givens: list[tuple[int, int, bool]] = []
-        if config.stall and rows * cols <= _STALL_CELLS:
+        if config.stall:
             picture, givens = retry(lambda: _stalling(rng, rows, cols, config.density),
                                     what="a unique picture that line logic cannot finish")
         else:
@@ -190,8 +196,12 @@ def _unique(picture: list[list[bool]]) -> bool:
         return False
 
 
-# Level 4's grid: past it a stalling picture is rare enough that the search passes the CPU bound.
+# Level 4's grid. Past it (version 3) the SAT encoding also says which placements a cell's value allows (a cell
+# shaded: some chosen placement shades it; empty: some leaves it empty), and a picture whose open lines keep more
+# than _PLACEMENTS placements after line logic is drawn again: at 18x18 those were the draws whose proofs took
+# 0.5-4 s. Up to level 4 both stay off, so the presets' problems are version 2's.
 _STALL_CELLS = 144
+_PLACEMENTS = 4000
 _CANDIDATES = 8  # cells tried per reveal (a random sample of those the other picture differs on)
 
 
@@ -215,12 +225,17 @@ def _stalling(rng: random.Random, rows: int, cols: int, density: float
     Cells are revealed one at a time while the SAT solver finds another picture with the clues and
     the cells revealed so far: of (a sample of) the cells where that picture differs, the one after
     which line logic leaves most cells open. None when line logic finishes the bare clues, when every
-    such reveal lets it finish, or when a proof runs out of budget."""
+    such reveal lets it finish, or when a proof runs out of budget (past the presets also when the open
+    lines keep too many placements, see :data:`_STALL_CELLS`)."""
+    far = rows * cols > _STALL_CELLS  # past the presets: see _STALL_CELLS
+    full = [(1 << cols) - 1] * rows + [(1 << rows) - 1] * cols
     picture = [[rng.random() < density for _ in range(cols)] for _ in range(rows)]
     clues = [runs(row) for row in picture] + [runs([picture[r][c] for r in range(rows)]) for c in range(cols)]
     options, known, shaded, _ = line_state(clues[:rows], clues[rows:], [])
     open_cells = [(r, c) for r in range(rows) for c in range(cols) if not known[r] >> c & 1]
     if not open_cells:
+        return None
+    if far and sum(len(fitting) for line, fitting in enumerate(options) if known[line] != full[line]) > _PLACEMENTS:
         return None
     cnf = CNF()
     cell = [[cnf.var((r, c)) for c in range(cols)] for r in range(rows)]
@@ -233,6 +248,10 @@ def _stalling(rng: random.Random, rows: int, cols: int, density: float
         cnf.add(chosen)
         for choice, mask in zip(chosen, fitting):
             cnf.clauses.extend([-choice, v if mask >> i & 1 else -v] for i, v in free)
+        if far:  # each open cell's value needs a chosen placement that gives it (stronger propagation)
+            for i, v in free:
+                cnf.add([-v, *(choice for choice, mask in zip(chosen, fitting) if mask >> i & 1)])
+                cnf.add([v, *(choice for choice, mask in zip(chosen, fitting) if not mask >> i & 1)])
     cnf.add([-cell[r][c] if picture[r][c] else cell[r][c] for r, c in open_cells])  # another picture
     givens: list[tuple[int, int, bool]] = []
     try:
