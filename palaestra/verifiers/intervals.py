@@ -7,7 +7,7 @@ spellings of one set compare equal:
 - interval notation: ``(-∞, -2] ∪ (3, 5)``, ``(-inf, -2] U (3, 5)``, ``\left(-\infty, -2\right] \cup (3, 5)``,
   pieces joined by ``∪``, ``U``, ``\cup``, ``or`` or a comma; ``[3, 3]`` and ``{3}`` for a point; the French
   brackets for open ends, ``]-∞, -2] ∪ ]3, 5[`` (``]3 ; 5[`` too);
-- inequalities: ``x <= -2 or 3 < x < 5``, ``x ≤ -2, 3 < x < 5``, ``-2 >= x``, ``x ≠ 2``;
+- inequalities: ``x <= -2 or 3 < x < 5``, ``x ≤ -2, 3 < x < 5``, ``-2 >= x``, ``x ≠ 2``, ``x > 3 and x < 5``;
 - a lead-in ``x ∈ ...``, set-builder braces ``{x | ...}``, ``{x : ...}``;
 - every real number (``ℝ``, ``\mathbb{R}``, ``all real numbers``, ``(-∞, ∞)``), ``ℝ \ {2}``, and the
   empty set (``∅``, ``no solution``) — the latter only where the caller allows it.
@@ -292,11 +292,31 @@ def _inequalities(s: str, variable: str) -> list[Interval] | None:
     for part in parts:
         if not part:
             continue
-        chain = _chain(part, variable)
+        conjuncts = _AND.split(part)
+        chain = _chain(part, variable) if len(conjuncts) == 1 else _both(conjuncts, variable)
         if chain is None:
             return None
         pieces += chain
     return pieces or None
+
+
+_AND = re.compile(r"\s+and\s+|\s*(?:∧|&&|\\land|\\wedge)\s*")
+
+
+def _both(conjuncts: list[str], variable: str) -> list[Interval] | None:
+    """The interval ``x > -9 and x < 5`` writes (two bounds, one on each side; ``∧`` too); None for any other
+    conjunction (two bounds on one side, a chain and a bound, or an empty intersection are not ways to write one)."""
+    if len(conjuncts) != 2:
+        return None
+    bounds = [_chain(c, variable) for c in conjuncts]
+    if any(b is None or len(b) != 1 for b in bounds):
+        return None
+    lows = [b[0] for b in bounds if b is not None and b[0].low is not None and b[0].high is None]
+    highs = [b[0] for b in bounds if b is not None and b[0].high is not None and b[0].low is None]
+    if len(lows) != 1 or len(highs) != 1:
+        return None
+    piece = Interval(lows[0].low, lows[0].low_closed, highs[0].high, highs[0].high_closed)
+    return None if _empty(piece) else [piece]
 
 
 def _read(text: str, variable: str, allow_empty: bool) -> Set | None:

@@ -68,3 +68,18 @@ def test_one_naming_sentence_reader_serves_strings_and_paths() -> None:
     assert palaestra.score(path, f"<answer>The shortest route is {route}</answer>").correct
     assert palaestra.score(path, f"<answer>The shortest path equals {route}</answer>").correct
     assert not palaestra.score(path, f"<answer>The shortest path is {route}, or not</answer>").correct
+
+
+def test_an_interval_written_as_two_bounds_joined_by_and_is_read() -> None:
+    from palaestra.verifiers.intervals import read_intervals
+
+    assert read_intervals("x > -9 and x < 5") == read_intervals("-9 < x < 5") == read_intervals("x < 5 ∧ x > -9")
+    assert read_intervals("x ≤ -2 or x > 3 and x < 5") == read_intervals("(-∞, -2] ∪ (3, 5)")
+    for unreadable in ("x > 5 and x < 3", "x > 1 and x > 2", "1 < x < 3 and x < 2"):
+        assert read_intervals(unreadable) is None, unreadable
+    task = palaestra.make("algebra/inequalities", level=1).unwrapped.task
+    problem = next(p for p in (task.sample(1, seed) for seed in range(40)) if p.answer.startswith("["))
+    low, high = problem.answer.strip("[]").split(", ")
+    assert palaestra.score(problem, f"<answer>x ≥ {low} and x ≤ {high}</answer>").correct
+    assert not palaestra.score(problem, f"<answer>x ≥ {low} and x ≤ {int(high) + 1}</answer>").correct
+    assert not palaestra.score(problem, f"<answer>x ≥ {low} and x < {high}</answer>").correct
