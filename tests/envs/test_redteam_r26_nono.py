@@ -64,25 +64,31 @@ def test_the_declared_heuristic_is_line_solving_and_fails_at_the_top_preset():
     assert sum(task.check(p, task.format_answer(policy(p))).correct for p in low) >= 6
 
 
+def pictures_with_givens(p, limit: int = 2) -> int:
+    """How many pictures (up to ``limit``) fit the clues and the revealed cells: a full placement SAT count."""
+    rows, cols = p.data["rows"], p.data["cols"]
+    cnf = CNF()
+    cell = [[cnf.var((r, c)) for c in range(len(cols))] for r in range(len(rows))]
+    lines = [(cell[r], rows[r]) for r in range(len(rows))]
+    lines += [([cell[r][c] for r in range(len(rows))], cols[c]) for c in range(len(cols))]
+    for variables, clue in lines:
+        options = placements(len(variables), tuple(clue))
+        chosen = [cnf.auxiliary() for _ in options]
+        cnf.add(chosen)
+        for choice, option in zip(chosen, options):
+            cnf.clauses.extend([-choice, v if s else -v] for v, s in zip(variables, option))
+    for r, c, v in p.data.get("givens", []):
+        cnf.add([cell[r][c] if v else -cell[r][c]])
+    project = [(r, c) for r in range(len(rows)) for c in range(len(cols))]
+    return count_solutions(cnf, limit=limit, project=project)
+
+
 def test_upper_level_puzzles_are_unique_with_their_revealed_cells():
     task = _task()
     for level, seed in ((2, 0), (2, 3), (3, 1), (4, 2)):
         p = task.sample(level, seed)
         rows, cols = p.data["rows"], p.data["cols"]
-        cnf = CNF()
-        cell = [[cnf.var((r, c)) for c in range(len(cols))] for r in range(len(rows))]
-        lines = [(cell[r], rows[r]) for r in range(len(rows))]
-        lines += [([cell[r][c] for r in range(len(rows))], cols[c]) for c in range(len(cols))]
-        for variables, clue in lines:
-            options = placements(len(variables), tuple(clue))
-            chosen = [cnf.auxiliary() for _ in options]
-            cnf.add(chosen)
-            for choice, option in zip(chosen, options):
-                cnf.clauses.extend([-choice, v if s else -v] for v, s in zip(variables, option))
-        for r, c, v in p.data.get("givens", []):
-            cnf.add([cell[r][c] if v else -cell[r][c]])
-        project = [(r, c) for r in range(len(rows)) for c in range(len(cols))]
-        assert count_solutions(cnf, limit=2, project=project) == 1, (level, seed)
+        assert pictures_with_givens(p) == 1, (level, seed)
         # and line logic from the clues alone leaves cells open
         forced = line_solve([tuple(x) for x in rows], [tuple(x) for x in cols])
         assert any(v is None for row in forced for v in row), (level, seed)
