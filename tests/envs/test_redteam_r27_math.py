@@ -1,0 +1,60 @@
+"""Red team, session 27 (math families, second look): a cheap rule that solved most of a hard level, a seed that
+crashed, and right answers a careful grader accepts that were refused, with the wrong answers next to them that stay
+refused."""
+
+from __future__ import annotations
+
+import palaestra
+from palaestra.envs.sequences.hidden_rule import repeat_differences
+
+
+def _task(env_id: str):
+    return palaestra.make(env_id).unwrapped.task
+
+
+def _reward(problem, reply: str) -> float:
+    return palaestra.score(problem, f"<answer>{reply}</answer>").reward
+
+
+# --- sequences/hidden_rule: "repeat each position's last difference" ----------------------------------------------
+# v2 drew a fresh kind for every operation it filtered, which favoured additions and subtractions: reading every step
+# as an addition (the term one cycle back plus the difference that position made the cycle before) answered 62% of
+# level 2, 16% of level 3 and 9% of level 4. v3 draws a kind, then an operation of it, and from level 2 keeps a
+# sequence only when that rule misses.
+
+
+def _differences(problem) -> str:
+    data = problem.data
+    return ", ".join(map(str, repeat_differences(data["terms"], data["cycle"], len(data["next"]))))
+
+
+def test_hidden_rule_differences_rule_fails_from_level_2() -> None:
+    task = _task("sequences/hidden_rule")
+    for level in (2, 3, 4):
+        problems = [task.sample(level, seed) for seed in range(40)]
+        assert all(_reward(p, _differences(p)) == 0.0 for p in problems), level  # v2 level 2: 0.62
+        assert all(_reward(p, p.answer) == 1.0 for p in problems[:10])
+    assert "repeat each position's last difference" in task.heuristics()
+
+
+def test_hidden_rule_level_2_seed_2543_generates() -> None:
+    task = _task("sequences/hidden_rule")
+    problem = task.sample(2, 2543)  # v2: IndexError (a step left with no operation to choose)
+    assert _reward(problem, problem.answer) == 1.0
+
+
+# --- arithmetic/base_conversion: the base named after the number ----------------------------------------------------
+
+
+def test_base_conversion_accepts_the_base_named() -> None:
+    task = _task("arithmetic/base_conversion")
+    problem = task.sample(4, 2)
+    assert problem.data["base"] == 7 and problem.answer == "10065604"
+    for reply in ("10065604 in base 7", "10065604 (base 7)", "10065604 base 7.", "10065604_7"):
+        assert _reward(problem, reply) == 1.0, reply
+    for reply in ("10065604 in base 8", "10065604 (base 8)", "10065605 in base 7", "10065604 (base 7) or 10065605"):
+        assert _reward(problem, reply) == 0.0, reply
+    decimal = task.sample(1, 2)
+    assert decimal.data["base"] == 10 and decimal.answer == "1504"
+    assert _reward(decimal, "1504 in decimal") == 1.0
+    assert _reward(decimal, "1504 in base 3") == 0.0
