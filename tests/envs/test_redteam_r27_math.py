@@ -58,3 +58,24 @@ def test_base_conversion_accepts_the_base_named() -> None:
     assert decimal.data["base"] == 10 and decimal.answer == "1504"
     assert _reward(decimal, "1504 in decimal") == 1.0
     assert _reward(decimal, "1504 in base 3") == 0.0
+
+
+# --- arithmetic/linear_diophantine: one division -------------------------------------------------------------------
+# v3 drew c freely, so c was often a multiple of a or b and "x = 0, y = c/b" (else "x = c/a, y = 0") answered 44% of
+# level 0 and 15% of level 1 without the extended Euclidean algorithm, and gave 20% of level 3 a particular solution
+# for free. v4 keeps c a multiple of neither where any solution or the general one is asked.
+
+
+def _one_division(problem) -> str:
+    a, b, c = problem.data["a"], problem.data["b"], problem.data["c"]
+    return f"x = 0, y = {c // b}" if c % b == 0 else f"x = {c // a}, y = 0" if c % a == 0 else "x = 0, y = 0"
+
+
+def test_linear_diophantine_one_division_does_not_solve() -> None:
+    task = _task("arithmetic/linear_diophantine")
+    for level in (0, 1):
+        problems = [task.sample(level, seed) for seed in range(100)]
+        assert sum(_reward(p, _one_division(p)) for p in problems) == 0.0, level  # v3 level 0: 0.44
+        assert all(_reward(p, p.answer) == 1.0 for p in problems[:10])
+    general = [task.sample(3, seed).data for seed in range(100)]
+    assert not any(d["c"] % d["a"] == 0 or d["c"] % d["b"] == 0 for d in general)  # v3: 20 in 100
