@@ -79,3 +79,20 @@ def test_linear_diophantine_one_division_does_not_solve() -> None:
         assert all(_reward(p, p.answer) == 1.0 for p in problems[:10])
     general = [task.sample(3, seed).data for seed in range(100)]
     assert not any(d["c"] % d["a"] == 0 or d["c"] % d["b"] == 0 for d in general)  # v3: 20 in 100
+
+
+# --- calculus/antiderivative: a step inside the interval -----------------------------------------------------------
+# The answer was judged by its derivative at a few points only, so the antiderivative plus a step between two of them
+# (|x - 1|/(x - 1) on 1/2 < x < 3) passed, though it is no antiderivative on the interval. Now the answer must also
+# stay one constant apart from the reference at every point.
+
+
+def test_antiderivative_rejects_a_step_inside_the_interval() -> None:
+    task = _task("calculus/antiderivative")
+    problem = task.sample(1, 2)
+    assert problem.data["low"] == "1/2" and problem.data["high"] == "3"
+    f = problem.data["antiderivative"]
+    for reply in (f, f"{f} + C", f"{f} + 7", f"{f} - 5/2 + C"):
+        assert _reward(problem, reply) == 1.0, reply
+    for reply in (f"{f} + |x - 1|/(x - 1)", f"{f} + 3|x - 2|/(x - 2) + C", f"{f} + x"):
+        assert _reward(problem, reply) == 0.0, reply
