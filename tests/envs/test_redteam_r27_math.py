@@ -96,3 +96,18 @@ def test_antiderivative_rejects_a_step_inside_the_interval() -> None:
         assert _reward(problem, reply) == 1.0, reply
     for reply in (f"{f} + |x - 1|/(x - 1)", f"{f} + 3|x - 2|/(x - 2) + C", f"{f} + x"):
         assert _reward(problem, reply) == 0.0, reply
+
+
+# --- algebra/recurrences: a closed form with the domain of n stated -------------------------------------------------
+
+
+def test_recurrences_accepts_a_note_that_n_runs_from_zero() -> None:
+    task = _task("algebra/recurrences")
+    problem = task.sample(4, 2)
+    assert problem.answer == "1*2^n + 8*4^n"
+    for reply in ("a_n = 2^n + 8*4^n for n ≥ 0", "a_n = 2^n + 8*4^n, n >= 0", "a_n = 2^n + 8*4^n (n \\geq 0)",
+                  "2^n + 8*4^n, where n is a non-negative integer", "a_n = 2^n + 2^(2n+3) for all integers n ≥ 0."):
+        assert _reward(problem, reply) == 1.0, reply
+    for reply in ("a_n = 2^n + 8*4^n for n ≥ 1", "a_n = 2^n + 8*4^n for n ≥ 0 or 2^n", "a_n = 2^n + 8*4^n + 1 for n ≥ 0",
+                  "a_n = 2^n + 8*4^n, n ≥ 0 (I think)", "for n ≥ 0"):
+        assert _reward(problem, reply) == 0.0, reply
