@@ -62,8 +62,8 @@ def apply(operation: Operation, n: int) -> int:
         return n * c
     if kind == "affine":
         return n * c + d
-    # (the digit steps read the digits of |n|: a candidate step tried on a term may go below 1, and the prediction
-    # it gives then differs from the answer, so such a sequence is not kept)
+    # (the digit steps read the digits of |n|: the uniqueness check tries candidate steps whose values may go below 1,
+    # and any prediction of theirs that differs from the answer still rejects the sequence)
     if kind == "digit_sum":
         return n + sum(int(ch) for ch in str(abs(n)))
     return int(str(abs(n))[::-1])  # reverse
