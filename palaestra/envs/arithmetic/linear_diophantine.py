@@ -132,10 +132,11 @@ class LinearDiophantine(Task):
         return Verdict.judge(a * x + b * y == c, "the pair does not satisfy the equation")
 
     def difficulty(self, problem: Problem) -> float:
-        """Digits of a, b and c plus the form asked (any 0, positive 2, general 3, count 4)."""
+        """Digits of a, b and c plus the form asked (any 0, positive 2, general 3, count 5: the count and the pair
+        with the smallest x, two results)."""
         data = problem.data
         digits = sum(len(str(abs(data[k]))) for k in ("a", "b", "c"))
-        return float(digits + {"any": 0, "positive": 2, "general": 3, "count": 4}[data["kind"]])
+        return float(digits + {"any": 0, "positive": 2, "general": 3, "count": 5}[data["kind"]])
 
     def spellings(self, problem: Problem) -> list[str]:
         data = problem.data
