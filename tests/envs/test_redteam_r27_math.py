@@ -111,3 +111,22 @@ def test_recurrences_accepts_a_note_that_n_runs_from_zero() -> None:
     for reply in ("a_n = 2^n + 8*4^n for n ≥ 1", "a_n = 2^n + 8*4^n for n ≥ 0 or 2^n", "a_n = 2^n + 8*4^n + 1 for n ≥ 0",
                   "a_n = 2^n + 8*4^n, n ≥ 0 (I think)", "for n ≥ 0"):
         assert _reward(problem, reply) == 0.0, reply
+
+
+# --- sequences/bit_manipulation: half of Gosper's rule ---------------------------------------------------------------
+# "The smallest larger number with as many 1 bits": v1 drew n freely, so its lowest block of 1 bits was often a single
+# bit and moving that bit up one place (n + (n & -n); n + 1 when n ends in 01) was the answer to 45% of those
+# questions (0.10 of levels 3 and 4). v2 draws n whose lowest block holds two or more 1 bits.
+
+
+def test_bit_manipulation_lowest_bit_up_is_not_the_answer() -> None:
+    task = _task("sequences/bit_manipulation")
+    asked = [p for level in (2, 3, 4) for seed in range(120)
+             if (p := task.sample(level, seed)).data["kind"] == "next_same_popcount"]
+    assert len(asked) > 40
+    for problem in asked:
+        n = problem.data["operands"][0]
+        assert _reward(problem, str(n + (n & -n))) == 0.0  # v1: 0.45 of these
+        assert _reward(problem, str(n + 1)) == 0.0
+    assert all(_reward(p, p.answer) == 1.0 for p in asked[:10])
+    assert "move the lowest 1 bit up one place" in task.heuristics()
