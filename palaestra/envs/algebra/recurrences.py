@@ -10,12 +10,14 @@ Each rule class named in the prompt determines the answer uniquely from the term
 
 Values are exact numbers. A closed form is any formula in n (``3*2^n - 1``,
 ``(5*4^n - (-1)^n)/2``, ``(n + 2)3^n``): it is evaluated for n = 0, 1, ..., 40 and must give
-every term of the sequence there.
+every term of the sequence there. A closing note that n runs from 0 (``for n ≥ 0``, ``(n \\geq 0)``,
+``where n is a non-negative integer``) may follow it; any other text leaves it unread.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -26,6 +28,28 @@ from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction, other_spellings
 
 CHECKED_TERMS = 41  # a closed form must match a_0 .. a_40
+# A closing note on the domain of n, as a closed form is often written: "for n ≥ 0", ", n >= 0", "(n \geq 0)",
+# "for all integers n ≥ 0", "where n is a non-negative integer", "for n = 0, 1, 2, ...". Only a note that covers
+# every n from 0 is cut (the closed form must give a_0 too), so any other text after the formula still leaves it
+# unread. The pattern is ours (never the model's) and runs on the answer with its whitespace collapsed to single
+# spaces, which it matches one at a time (" ?"), so no two parts compete for the same characters.
+_FROM_ZERO = (
+    r"(?:(?:for|where|with) )?(?:all |every |each |any )?(?:integers? )?n ?(?:≥|>=|⩾|\\geq|\\ge) ?0"
+    r"|(?:for|where|with) (?:all |every |each |any )?(?:n (?:is )?(?:an? |any )?)?non-?negative "
+    r"(?:integers?|whole numbers?)(?: n)?"
+    r"|for n = 0 ?, ?1 ?, ?2 ?, ?(?:\.\.\.|…|\\ldots|\\dots)"
+)
+_DOMAIN_NOTE = re.compile(rf" ?(?:[,;] ?)?\(? ?(?:{_FROM_ZERO}) ?\)? ?\.? ?$", re.IGNORECASE)
+_DOMAIN_MAX = 600
+
+
+def _without_domain_note(answer: str) -> str:
+    """``answer`` without a closing note that n runs over 0, 1, 2, ... (unchanged when there is none)."""
+    if not isinstance(answer, str) or len(answer) > _DOMAIN_MAX:
+        return answer
+    collapsed = " ".join(answer.split())
+    note = _DOMAIN_NOTE.search(collapsed)
+    return answer if note is None or note.start() == 0 else collapsed[: note.start()]
 
 
 def _terms(first: list[Fraction], p: int, q: int, c: int, count: int) -> list[Fraction]:
@@ -88,6 +112,8 @@ class Recurrences(Task):
             return Verdict.judge(value == Fraction(problem.data["value"]), "wrong value")
         tree = read_formula(answer, ["n"])
         if tree is None:
+            tree = read_formula(_without_domain_note(answer), ["n"])
+        if tree is None:
             return Verdict.unparsed("not a formula in n")
         for n, term in enumerate(problem.data["terms"]):
             if not agree(evaluate(tree, {"n": n}), Fraction(term)):
@@ -105,7 +131,8 @@ class Recurrences(Task):
                     f"a = {problem.answer}"]
         answer = problem.answer
         return [*super().spellings(problem), f"a_n = {answer}", answer.replace("^", "**"),
-                answer.replace("*", " \\cdot "), f"{answer}."]
+                answer.replace("*", " \\cdot "), f"{answer}.", f"a_n = {answer} for n ≥ 0",
+                f"a_n = {answer}, n \\geq 0"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         if "value" in problem.data:

@@ -45,7 +45,10 @@ def read_in_base(text: str, base: int) -> int | None:
     """The integer that ``text`` writes in ``base``, or ``None`` (a foreign digit, a marker for another base)."""
     if not isinstance(text, str) or len(text) > 400:
         return None
-    return read_answer(text, lambda s: _read(s, base))
+    named = [f"in base {base}", f"(base {base})", f"base {base}", f"in base-{base}"]
+    if base == 10:
+        named += ["in decimal", "(decimal)"]
+    return read_answer(text, lambda s: _read(s, base), units=named)  # "2201 in base 3": the base named after it
 
 
 def _read(text: str, base: int) -> int | None:

@@ -11,7 +11,9 @@ answer is read by the formula reader (:mod:`palaestra.verifiers.formulas`; ``ln|
 ``\\frac{x^3}{3}``, ``\\arctan(x/2)``, ``x e^{2x}``...), differentiated exactly (automatic
 differentiation at 40 digits) and compared with the integrand at several points of an
 interval where the integrand is continuous (the prompt names it when it is not all of
-the reals). Rounded coefficients (``0.333x^3``) do not pass. A closing clause that only says
+the reals), and its values must stay one constant apart from the reference antiderivative's at all those points
+(a step added inside the interval, ``+ |x - 1|/(x - 1)``, has the right derivative at each point but is no
+antiderivative on the interval). Rounded coefficients (``0.333x^3``) do not pass. A closing clause that only says
 what the constant is (``+ C, where C is a constant``, ``+ C, C ∈ ℝ``, ``+ C (C arbitrary)``) is
 dropped; any other text after the formula leaves it unreadable.
 """
@@ -87,7 +89,8 @@ class Antiderivative(Task):
         if tree is None:
             return Verdict.unparsed("not a formula in x")
         integrand = reference_tree(problem.data["integrand"], ("x",))
-        checked = 0
+        reference = reference_tree(problem.data["antiderivative"], ("x",))
+        checked, offset = 0, None
         for point in _points(problem):
             want = evaluate(integrand, point)
             got = derivative_at(tree, "x", point)
@@ -95,6 +98,14 @@ class Antiderivative(Task):
                 continue
             if got is None or not agree(got[1], want):
                 return Verdict.wrong("its derivative is not the integrand")
+            # one constant apart from the reference across the whole interval: a step added between two points
+            # (+ |x - 1|/(x - 1)) has the right derivative at each point but is no antiderivative on the interval
+            base = evaluate(reference, point)
+            gap = None if base is None else got[0] - base
+            if offset is None:
+                offset = gap
+            elif gap is not None and not agree(gap, offset):
+                return Verdict.wrong("it jumps inside the interval: not an antiderivative on all of it")
             checked += 1
         return Verdict.judge(checked >= 3, "its derivative is not the integrand")
 
