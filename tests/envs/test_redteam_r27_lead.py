@@ -83,3 +83,26 @@ def test_an_interval_written_as_two_bounds_joined_by_and_is_read() -> None:
     assert palaestra.score(problem, f"<answer>x ≥ {low} and x ≤ {high}</answer>").correct
     assert not palaestra.score(problem, f"<answer>x ≥ {low} and x ≤ {int(high) + 1}</answer>").correct
     assert not palaestra.score(problem, f"<answer>x ≥ {low} and x < {high}</answer>").correct
+
+
+def test_linear_system_reads_mixed_numbers() -> None:
+    from palaestra.verifiers.rationals import format_fraction
+
+    task = palaestra.make("algebra/linear_system", level=2).unwrapped.task
+    for seed in range(40):
+        problem = task.sample(2, seed)
+        solution = {k: Fraction(v) for k, v in problem.data["solution"].items()}
+        if any(v.denominator > 1 and abs(v) > 1 for v in solution.values()):
+            break
+    else:
+        pytest.skip("no mixed value in 40 seeds")
+
+    def mixed(v: Fraction) -> str:
+        whole, part = divmod(abs(v.numerator), v.denominator)
+        sign = "-" if v < 0 else ""
+        return f"{sign}{whole} {part}/{v.denominator}" if whole and part else format_fraction(v)
+
+    reply = ", ".join(f"{k} = {mixed(v)}" for k, v in solution.items())
+    assert palaestra.score(problem, f"<answer>{reply}</answer>").correct, reply
+    wrong = ", ".join(f"{k} = {mixed(v + 1)}" for k, v in solution.items())
+    assert not palaestra.score(problem, f"<answer>{wrong}</answer>").correct, wrong

@@ -153,13 +153,18 @@ class LinearSystem(Task):
         return wrong
 
 
+def _read_mixed(text: str) -> Fraction | None:
+    """One exact value, a mixed number too (``-2 2/3``)."""
+    return read_exact(text, mixed=True)
+
+
 def _read_values(answer: str, names: list[str]) -> dict[str, Fraction] | None:
     """The values given, or None when unreadable (an unknown name, a name with two values)."""
     if len(answer) > LinearSystem.max_answer_chars:
         return None
-    values = read_assignment(answer, names, partial=True)
+    values = read_assignment(answer, names, _read_mixed, partial=True)
     if values is None:
-        values = read_assignment(_SPACE_BEFORE_NAME.sub(", ", answer), names, partial=True)
+        values = read_assignment(_SPACE_BEFORE_NAME.sub(", ", answer), names, _read_mixed, partial=True)
     if values is None:  # a bare tuple in the unknowns' alphabetical order, as the prompt lists them: (-6, 5)
         values = read_answer(answer, lambda s: _tuple(s, names))
     return values
