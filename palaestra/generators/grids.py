@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
@@ -292,6 +292,39 @@ def distances(grid: Sequence[str], start: Position) -> dict[Position, int]:
                 distance[nxt] = distance[(r, c)] + 1
                 queue.append(nxt)
     return distance
+
+
+def search_tree(neighbours: Mapping[Position, Sequence[Position]], start: Position,
+                closed: Collection[Position] = ()) -> tuple[dict[Position, Position | None], dict[Position, int]]:
+    """Breadth-first parents and distances of the squares reachable from ``start`` over ``neighbours`` (each
+    square's open neighbours, in a fixed order) without entering ``closed`` (doors held shut, say), in order of
+    distance: the dicts' order, so the first square of a kind found in them is a nearest one.
+
+    >>> parent, depth = search_tree({(0, 0): [(0, 1)], (0, 1): [(0, 0), (0, 2)], (0, 2): [(0, 1)]}, (0, 0))
+    >>> depth[(0, 2)], tree_path(parent, (0, 2))
+    (2, [(0, 0), (0, 1), (0, 2)])
+    """
+    parent: dict[Position, Position | None] = {start: None}
+    depth = {start: 0}
+    queue = [start]
+    for square in queue:  # the queue grows to the reachable squares at most
+        for nxt in neighbours[square]:
+            if nxt not in parent and nxt not in closed:
+                parent[nxt] = square
+                depth[nxt] = depth[square] + 1
+                queue.append(nxt)
+    return parent, depth
+
+
+def tree_path(parent: Mapping[Position, Position | None], target: Position) -> list[Position]:
+    """The squares from the tree's root to ``target`` (which must be in ``parent``), root first."""
+    path = [target]
+    for _ in range(len(parent)):
+        previous = parent[path[-1]]
+        if previous is None:
+            break
+        path.append(previous)
+    return path[::-1]
 
 
 def shortest_distance(grid: Sequence[str], start: Position, goal: Position) -> int | None:

@@ -47,7 +47,7 @@ import networkx as nx
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.planning.common import arrow_moves, without_label
-from palaestra.generators.grids import MOVES, cell_distances, distances, random_maze
+from palaestra.generators.grids import MOVES, cell_distances, distances, random_maze, search_tree, tree_path
 from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
 from palaestra.verifiers.moves import read_tokens
 
@@ -319,7 +319,7 @@ def _rule_walk(neighbours: dict[Square, list[Square]], doors: dict[Square, int],
     at = start
     squares = [start]
     for _ in range(len(keys) + 2):  # every leg but the last picks up a letter not held before
-        parent, depth = _reach(neighbours, at, {square for square, letter in doors.items() if not held >> letter & 1})
+        parent, depth = search_tree(neighbours, at, {square for square, letter in doors.items() if not held >> letter & 1})
         missing = [square for square in parent if square in keys and not held >> keys[square] & 1]
         if rule in ("blocking", "blocking_detour"):
             blind = _route(neighbours, at, goal, set()) or []
@@ -335,16 +335,11 @@ def _rule_walk(neighbours: dict[Square, list[Square]], doors: dict[Square, int],
             target = missing[0]
         if target not in parent:
             return None
-        leg = [target]
-        for _ in range(len(parent)):
-            previous = parent[leg[-1]]
-            if previous is None:
-                break
-            leg.append(previous)
+        leg = tree_path(parent, target)
         for square in leg:
             if square in keys:
                 held |= 1 << keys[square]
-        squares += leg[-2::-1]
+        squares += leg[1:]
         at = target
         if at == goal:
             return squares
@@ -378,35 +373,11 @@ def _adjacency(grid: list) -> dict[Square, list[Square]]:
             for r, row in enumerate(grid) for c, square in enumerate(row) if square != "#"}
 
 
-def _reach(neighbours: dict[Square, list[Square]], start: Square,
-           closed: set[Square]) -> tuple[dict[Square, Square | None], dict[Square, int]]:
-    """Breadth-first parents and distances of the squares reachable from ``start`` without entering ``closed``,
-    in order of distance (the dicts' order)."""
-    parent: dict[Square, Square | None] = {start: None}
-    depth = {start: 0}
-    queue = [start]
-    for square in queue:
-        for nxt in neighbours[square]:
-            if nxt not in parent and nxt not in closed:
-                parent[nxt] = square
-                depth[nxt] = depth[square] + 1
-                queue.append(nxt)
-    return parent, depth
-
-
 def _route(neighbours: dict[Square, list[Square]], start: Square, goal: Square,
            closed: set[Square]) -> list[Square] | None:
     """A shortest list of squares from ``start`` to ``goal`` avoiding ``closed``, or None."""
-    parent = _reach(neighbours, start, closed)[0]
-    if goal not in parent:
-        return None
-    path = [goal]
-    for _ in range(len(parent)):
-        previous = parent[path[-1]]
-        if previous is None:
-            break
-        path.append(previous)
-    return path[::-1]
+    parent = search_tree(neighbours, start, closed)[0]
+    return tree_path(parent, goal) if goal in parent else None
 
 
 def _shortest_ignoring_doors(problem: Problem) -> str | None:
