@@ -37,6 +37,7 @@ inputs are tried and, when none separates the two, z3 proves equivalence over bi
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -200,12 +201,21 @@ def _read_equivalent(text: str) -> bool | None:
 
 
 def _drop_verdict(text: str) -> str:
-    """The text after a leading ``not equivalent`` verdict (``Not equivalent: x = 5`` -> ``x = 5``)."""
+    """The text after a leading ``not equivalent`` verdict and a name for the input (``Not equivalent: x = 5``,
+    ``Counterexample: x = 5``, ``They differ at x = 5`` -> ``x = 5``)."""
     lowered = text.lower()
     for verdict in sorted(_NOT_EQUIVALENT, key=len, reverse=True):
         if lowered.startswith(verdict) and len(text) > len(verdict) and not text[len(verdict)].isalnum():
-            return text[len(verdict):].lstrip(" :;,.-—–\n").strip()
-    return text
+            text = text[len(verdict):].lstrip(" :;,.-—–\n").strip()
+            break
+    return strip_wrappers(_WITNESS_LABEL.sub("", text, count=1)) or text
+
+
+# "Counterexample: x = 5", "a distinguishing input: x = 5", "f and g differ at x = 5": a name for the input before it
+# (one character class after it, so the pattern stays linear on long runs of spaces)
+_WITNESS_LABEL = re.compile(r"^(?:(?:an?|one|the)\s+)?(?:(?:counter-?\s?example|distinguishing\s+input|witness)\b"
+                            r"(?:\s+input)?(?:\s+is\b)?|(?:they|f\s+and\s+g|the\s+(?:programs|functions))\s+differ\s+"
+                            r"(?:at|on|for|when)\b)[\s,.:;—–-]*", re.IGNORECASE)
 
 
 # --- expressions --------------------------------------------------------------------------------
