@@ -112,3 +112,51 @@ def test_underdetermined_system_reads_free_variables_as_parameters():
     problem = task.sample(4, 39)
     assert _score(task, problem, "(-11 - 2x4, 31 + 4x3 + 3x4 - 4x5, x3, x4, x5, 2)") == 1.0
     assert _score(task, problem, "(-11 - 2x4, 31 + 4x3 + 3x4 - 4x5, x3, x4, x5, 3)") == 0.0
+
+
+def test_graph_query_reads_a_path_named_open_without_the_verdict():
+    # level 2 seed 0: are E4 and C5 d-separated given {R4}? no: E4 <- S7 <- B2 -> C5
+    task = make_source("causal/graph_query")
+    problem = task.sample(2, 0)
+    assert problem.answer == "no: E4 <- S7 <- B2 -> C5"
+    assert _score(task, problem, "Open path: E4 <- S7 <- B2 -> C5") == 1.0
+    assert _score(task, problem, "The open path is E4 <- S7 <- B2 -> C5") == 1.0
+    assert _score(task, problem, "Open path: E4 <- S7 <- B2 -> C5. Yes.") == 0.0
+    assert _score(task, problem, "Open path: E4 <- S7 -> C5") == 0.0  # no edge S7 -> C5
+    separated = next(p for p in (task.sample(2, s) for s in range(100)) if p.answer == "yes")
+    x, y = separated.data["x"], separated.data["y"]
+    assert _score(task, separated, f"Open path: {x} - {y}") == 0.0
+
+
+@pytest.mark.parametrize("form", ["Solution: {g}", "Model: {g}", "One solution: {g}", "**Solution:** {g}",
+                                  "A satisfying assignment: {g}"])
+def test_smt_model_reads_named_values(form):
+    task = make_source("verification/smt_model")
+    problem = task.sample(2, 1)
+    assert _score(task, problem, form.format(g=problem.answer)) == 1.0
+
+
+def test_smt_model_and_bitvector_labels_open_no_hedge():
+    task = make_source("verification/smt_model")
+    problem = task.sample(2, 1)
+    assert _score(task, problem, f"Solution: {problem.answer}") == 1.0
+    assert _score(task, problem, f"Solution: {problem.answer} or a = 2") == 0.0
+    assert _score(task, problem, "Solution:") == 0.0
+    task = make_source("verification/bitvector_input")
+    problem = task.sample(3, 2)  # two inputs
+    assert _score(task, problem, f"Inputs: {problem.answer}") == 1.0
+    assert _score(task, problem, "Inputs: " + problem.answer.split(", ")[0]) == 0.0  # y left out
+
+
+@pytest.mark.parametrize("form", ["Inputs: {g}", "Input: {g}", "Arguments: {g}", "Values: {g}"])
+def test_bitvector_input_reads_named_inputs(form):
+    task = make_source("verification/bitvector_input")
+    problem = task.sample(3, 2)
+    assert _score(task, problem, form.format(g=problem.answer)) == 1.0
+
+
+def test_program_equivalence_reads_a_named_input():
+    task, problem = _first("verification/program_equivalence", 2, lambda p: not p.data["equivalent"])
+    assert _score(task, problem, f"Input: {problem.answer}") == 1.0
+    assert _score(task, problem, f"Not equivalent. Input: {problem.answer}") == 1.0
+    assert _score(task, problem, f"Input: {problem.answer}. Equivalent.") == 0.0

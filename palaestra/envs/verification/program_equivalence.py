@@ -46,7 +46,14 @@ import numpy as np
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.verification.common import COMPARISONS, read_word, require_z3, semantics_note, z3_compare
+from palaestra.envs.verification.common import (
+    COMPARISONS,
+    read_word,
+    require_z3,
+    semantics_note,
+    without_values_label,
+    z3_compare,
+)
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.claims import has_digit, mentions
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
@@ -149,7 +156,7 @@ class ProgramEquivalence(Task):
         if not has_digit(answer) and read_answer(unify(answer), _read_equivalent):
             return Verdict.judge(data["equivalent"], "f and g are not equivalent")
         names = data["inputs"]
-        text = _drop_verdict(strip_wrappers(unify(answer)))
+        text = without_values_label(_drop_verdict(strip_wrappers(unify(answer))))
         if mentions(text, _EQUIVALENT_MENTIONS, unless_after=("not",)):
             return Verdict.unparsed("the answer gives both an input and 'equivalent'")
         values = read_assignment(text, names, read_word, max_chars=self.max_answer_chars)
