@@ -160,3 +160,64 @@ def test_program_equivalence_reads_a_named_input():
     assert _score(task, problem, f"Input: {problem.answer}") == 1.0
     assert _score(task, problem, f"Not equivalent. Input: {problem.answer}") == 1.0
     assert _score(task, problem, f"Input: {problem.answer}. Equivalent.") == 0.0
+
+
+@pytest.mark.parametrize(("env_id", "level", "seed", "forms"), [
+    ("deduction/fol_evaluate", 3, 2, ["True sentences: {g}", "The true sentences are {g}.", "**True sentences:** {g}",
+                                      "Sentences that are true: {g}"]),
+    ("deduction/horn_inference", 3, 2, ["Derived: {g}", "The derived propositions are {g}.",
+                                        "True besides the facts: {g}"]),
+    ("deduction/rule_induction", 3, 2, ["Candidates: {g}", "The consistent candidates are {g}.",
+                                        "Candidates that agree with every example: {g}"]),
+    ("languages/nfa_run", 3, 2, ["The possible states are {g}.", "The NFA can be in {g}."]),
+])
+def test_sets_read_after_their_name(env_id, level, seed, forms):
+    task = make_source(env_id)
+    problem = task.sample(level, seed)
+    for form in forms:
+        assert _score(task, problem, form.format(g=problem.answer)) == 1.0, form
+
+
+def test_set_names_open_no_hedge():
+    task = make_source("deduction/fol_evaluate")
+    problem = task.sample(3, 2)  # 1, 2, 3, 4, 6
+    assert _score(task, problem, f"True sentences: {problem.answer}") == 1.0
+    assert _score(task, problem, f"True sentences: {problem.answer} or 5") == 0.0
+    assert _score(task, problem, "True sentences:") == 0.0
+    task = make_source("deduction/rule_induction")
+    problem = task.sample(3, 2)  # A, E, H
+    assert _score(task, problem, "Candidates: A or E") == 0.0
+    assert _score(task, problem, "Candidates: A, E") == 0.0
+    task = make_source("languages/nfa_run")
+    problem = task.sample(3, 2)  # q0, q3
+    assert _score(task, problem, "Possible states: q0, q3 or q1") == 0.0
+
+
+@pytest.mark.parametrize("form", ["Counter-model: {m}", "Countermodel: {m}", "A counter-model: {m}",
+                                  "Counterexample: {m}"])
+def test_propositional_reads_a_named_counter_model_without_the_verdict(form):
+    task, problem = _first("deduction/propositional", 2, lambda p: p.answer.startswith("no: "))
+    assert _score(task, problem, form.format(m=problem.answer[4:])) == 1.0
+
+
+def test_propositional_counter_model_name_opens_no_hedge():
+    task, problem = _first("deduction/propositional", 2, lambda p: p.answer.startswith("no: "))
+    model = problem.answer[4:]
+    assert _score(task, problem, f"Counter-model: {model}") == 1.0
+    assert _score(task, problem, f"Counter-model: {model}. Yes.") == 0.0
+    assert _score(task, problem, "Counter-model: yes") == 0.0
+    assert _score(task, problem, "counter-model") == 0.0
+
+
+def test_sat_solve_reads_a_plain_assignment_name():
+    task, problem = _first("deduction/sat_solve", 2, lambda p: p.data["satisfiable"])
+    assert _score(task, problem, f"Assignment: {problem.answer}") == 1.0
+    assert _score(task, problem, f"An assignment: {problem.answer}") == 1.0
+
+
+def test_circuit_eval_reads_named_outputs():
+    task = make_source("deduction/circuit_eval")
+    problem = task.sample(2, 3)  # o1 = 0, o2 = 1, o3 = 1, o4 = 0
+    assert _score(task, problem, f"Outputs: {problem.answer}") == 1.0
+    assert _score(task, problem, f"The output values are {problem.answer}.") == 1.0
+    assert _score(task, problem, f"Outputs: {problem.answer}, o1 = 1") == 0.0  # o1 given twice

@@ -237,7 +237,7 @@ def _solve(clauses: list[list[int]], n: int) -> dict[int, bool] | None | str:
 # assignment before it (one character class between the parts, so the pattern stays linear on long runs of spaces; no
 # hyphen after the label: -x1 is the literal not x1)
 _SAT_LABEL = re.compile(r"^\**(?:yes\b[\s,.:;\u2013\u2014-]*)?(?:(?:the\s+formula\s+is|it\s+is)\s+)?(?:satisfiable\b|sat\b|"
-                        r"(?:(?:a|one|the)\s+)?(?:satisfying\s+assignment|solution|model)\b(?:\s+is\b)?)"
+                        r"(?:(?:an?|one|the)\s+)?(?:(?:satisfying\s+)?assignment|solution|model)\b(?:\s+is\b)?)"
                         r"[\s*,.:;\u2013\u2014]*(?:(?:e\.g\.|for\s+example|for\s+instance|with)[\s,.:;\u2013\u2014]*)?",
                         re.IGNORECASE)
 
