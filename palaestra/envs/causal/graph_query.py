@@ -71,6 +71,8 @@ _NO_HEAD = re.compile(
     r"(?:(?:they are |they're )?(?:d-connected|not d-separated)\b[ ,:;.!—–-]*)?"
     r"(?:(?:via|through)\b ?|(?:an? |the |one )?(?:open |active |unblocked )?(?:path|trail)\b(?: is)? ?:? ?)?",
     re.IGNORECASE)
+# "Open path: A1 <- B2 -> C3" without the verdict: a path named open is the no it proves
+_OPEN_HEAD = re.compile(r"(?:an? |the |one )?(?:open|active|unblocked) (?:path|trail)\b(?: is)? ?:? ?", re.IGNORECASE)
 _PATH = re.compile(r"[A-Za-z]\d(?: ?(?:<-|->|-|,) ?[A-Za-z]\d)+")
 _PATH_TOKEN = re.compile(r"[A-Za-z]\d|<-|->|-|,")
 
@@ -459,7 +461,7 @@ def _minimal_backdoor(cut: nx.DiGraph, x: str, y: str, chosen: set[str]) -> bool
 def _read_no_path(text: str) -> list[tuple[str, str]] | None:
     """``no`` and a path after it, as (separator before, variable) pairs; None when the text is not that."""
     flat = " ".join(text.replace("**", "").split())  # "**No**: ..." is bold markup on the verdict
-    head = _NO_HEAD.match(flat)
+    head = _NO_HEAD.match(flat) or _OPEN_HEAD.match(flat)
     if head is None or len(flat) > MAX_PATH_CHARS:
         return None
     rest = flat[head.end():].replace("→", "->").replace("←", "<-").replace("—", "-").replace("–", "-")

@@ -20,12 +20,17 @@ four inputs leave few output vectors to choose from).
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.deduction.common import read_truth_assignment
+from palaestra.envs.deduction.common import read_truth_assignment, without_label
+
+# "Outputs: o1 = 0, o2 = 1", "The output values are ...": a name before the values
+_LABEL = re.compile(r"(?:the\s+)?(?:outputs?|output\s+values?|values\s+of\s+the\s+outputs)\b\s*(?::|=|are\b|is\b)\s*",
+                    re.IGNORECASE)
 
 _GATES = {
     "AND": lambda a, b: a & b, "OR": lambda a, b: a | b, "XOR": lambda a, b: a ^ b,
@@ -89,7 +94,7 @@ class CircuitEval(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         outputs, values = problem.data["outputs"], problem.data["values"]
-        said = read_truth_assignment(answer, outputs)
+        said = read_truth_assignment(without_label(answer, _LABEL), outputs)
         if said is None:
             return Verdict.unparsed(f"expected a value for each of {', '.join(outputs)}, such as {outputs[0]} = 1")
         for o in outputs:

@@ -41,6 +41,24 @@ def read_verdict(text: str, *, yes: Iterable[str], no: Iterable[str]) -> bool | 
         return False
     return read_yes_no(text, yes=yes, no=no)
 
+def without_label(text: str, label: re.Pattern[str]) -> str:
+    r"""``text`` without the leading name of its answer that ``label`` matches (``True sentences: 1, 4``,
+    ``The derived propositions are ...``; wrappers looked through); ``text`` itself when there is none, or when
+    nothing follows the name.
+
+    >>> without_label("**True sentences:** 1, 4", re.compile(r"true sentences\s*:\s*", re.IGNORECASE))
+    '1, 4'
+    """
+    if not isinstance(text, str) or len(text) > 20_000:
+        return text
+    bare = strip_wrappers(unify(text))
+    plain = bare[2:].replace("**", "", 1) if bare.startswith("**") else bare  # "**True sentences:** 1, 4"
+    named = label.match(plain)
+    if named is None or not plain[named.end():].strip():
+        return text
+    return strip_wrappers(plain[named.end():])
+
+
 _TRUE_WORDS = frozenset({"true", "t", "1", "yes", "on", "⊤"})
 _FALSE_WORDS = frozenset({"false", "f", "0", "no", "off", "⊥"})
 

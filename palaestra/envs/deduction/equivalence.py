@@ -52,6 +52,13 @@ EQUIVALENT_SHARE = 0.2  # the certificate-free side is rare, so answering it bli
 # "Not equivalent: p = true, ..." states the verdict before the separating assignment.
 _NOT_EQUIVALENT = re.compile(r"^(?:no\s*[,.:;]?\s*)?(?:(?:f and g|they|the formulas)\s+are\s+)?not\s+(?:logically\s+)?"
                              r"equivalent\s*[,.:;—–-]*\s*", re.IGNORECASE)
+# "Counterexample: p = true, ...", "No. They differ when p = true, ...": a bare no, or a name for the assignment, before it
+# (one character class between the parts, so the pattern stays linear on long runs of spaces; no hyphen in it: -p is
+# the literal not p)
+_LABEL = (r"(?:(?:an?|one|the)\s+)?(?:(?:counter-?\s?example|distinguishing\s+assignment|separating\s+assignment|"
+          r"witness)\b(?:\s+assignment)?(?:\s+is\b)?|(?:they|f\s+and\s+g|the\s+formulas)\s+differ\s+(?:when|under|at|on|"
+          r"for)\b)")
+_WITNESS_LABEL = re.compile(r"^(?:no\b[\s,.:;—–]+(?:" + _LABEL + r")?|(?:" + _LABEL + r"))[\s,.:;—–]*", re.IGNORECASE)
 
 
 @register
@@ -133,6 +140,7 @@ class Equivalence(Task):
         n = data["variables"]
         names = list(_NAMES[:n])
         text = _NOT_EQUIVALENT.sub("", strip_wrappers(unify(answer)), count=1)
+        text = strip_wrappers(_WITNESS_LABEL.sub("", text, count=1)) or text
         if mentions(text, ("equivalent", "yes", "≡", "⇔"), unless_after=("not",)):
             return Verdict.unparsed("the answer gives both an assignment and 'equivalent'")
         values = read_answer(text, lambda s: read_truth_assignment(s, names))

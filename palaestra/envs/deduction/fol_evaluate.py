@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -53,12 +54,16 @@ from palaestra.envs.deduction._first_order import (
     render,
     size,
 )
+from palaestra.envs.deduction.common import without_label
 from palaestra.verifiers.sets import numbered, read_set
 
 _EXAMPLE = "1, 4"  # the prompt's example of the form; fixed, whatever the answer
 _EMPTY_WORDS = ("no sentence", "no sentences", "none of them", "none of the sentences", "none are true",
                 "no sentence is true", "none is true")
 _NUMBER_NOUNS = ("sentences", "sentence", "s")  # "sentence 4", "S4"
+# "True sentences: 1, 4", "The true ones are 1 and 4", "Sentences that are true: 1, 4": a name before the numbers
+_LABEL = re.compile(r"(?:the\s+)?(?:true\s+(?:sentences?|ones?)|sentences?\s+(?:that\s+(?:are|is)\s+)?true|true)\b"
+                    r"\s*(?::|=|are\b|is\b)\s*", re.IGNORECASE)
 _SHAPE_ATTEMPTS = 60  # per sentence; a structure that keeps too few shapes is redrawn whole
 
 
@@ -129,6 +134,7 @@ class FolEvaluate(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         count = len(problem.data["sentences"])
+        answer = without_label(answer, _LABEL)
         said = read_set(answer, numbered(count, _NUMBER_NOUNS), allow_empty=True, empty_words=_EMPTY_WORDS)
         if said is None:  # "1 3 4": the numbers separated by spaces only
             said = read_set(answer, numbered(count, _NUMBER_NOUNS), space_separated=True)

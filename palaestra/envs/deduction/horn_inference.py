@@ -20,11 +20,13 @@ conclusion follows; the redraws keep listing the rule heads from earning reward.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.envs.deduction.common import without_label
 from palaestra.verifiers.sets import one_of, read_set
 
 # fmt: off
@@ -34,6 +36,12 @@ _ATOMS = (
     "zinnia", "aspen", "birch", "coral", "dune", "flint", "garnet", "heron",
 )
 # fmt: on
+
+# "Derived: cedar, ember", "The true propositions besides the facts are ...": a name before the list
+_LABEL = re.compile(r"(?:the\s+)?(?:(?:(?:derived|true|new|inferred|other)\s+)?(?:propositions?|atoms?)\s+"
+                    r"(?:that\s+(?:are|is)\s+)?(?:true\s+)?besides\s+the\s+facts|(?:derived|true|new|inferred|other)\s+"
+                    r"(?:propositions?|atoms?|facts?|ones?)|true\s+besides\s+the\s+facts|derived|inferred)\b"
+                    r"\s*(?::|=|are\b|is\b)\s*", re.IGNORECASE)
 
 
 @register
@@ -85,7 +93,7 @@ class HornInference(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         atoms = problem.data["atoms"]
-        said = read_set(answer, one_of(atoms))
+        said = read_set(without_label(answer, _LABEL), one_of(atoms))
         if said is None:
             return Verdict.unparsed("expected propositions separated by commas")
         expected = set(problem.data["derived"])

@@ -80,9 +80,11 @@ _NO = ("no", "false", "it is not entailed", "the premises do not entail the conc
 # One-word verdicts, read only as the whole answer: as a yes-spelling, "entailed" would make the
 # remark in "No, it is not entailed." name the other answer.
 _VERDICTS = {"entailed": True, "not entailed": False}
-# "No, it is not entailed: p = true, ..." states the verdict (and may name the counter-model) before it.
-_NO_LEAD = re.compile(r"^(?:(?:no|false|not entailed|it is not entailed|the premises do not entail the conclusion)\b"
-                      r"[\s,.:;!—–-]*)+(?:(?:a |one )?counter-?(?:model|example)(?: is)?\b[\s,.:;—–-]*)?", re.IGNORECASE)
+# "No, it is not entailed: p = true, ..." states the verdict (and may name the counter-model) before it; "Counter-model:
+# p = true, ..." names it alone (no hyphen after the name: -p is the literal not p).
+_COUNTER_MODEL = r"(?:an? |one )?counter-? ?(?:model|example)(?: is)?\b[\s,.:;—–]*"
+_NO_LEAD = re.compile(r"^(?:(?:(?:no|false|not entailed|it is not entailed|the premises do not entail the conclusion)\b"
+                      r"[\s,.:;!—–-]*)+(?:" + _COUNTER_MODEL + r")?|" + _COUNTER_MODEL + ")", re.IGNORECASE)
 _NEGATION_MARKS = ("¬", "~")  # ("!p" and "-p" name a variable, which is checked too)
 
 

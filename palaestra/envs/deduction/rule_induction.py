@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.envs.deduction.common import without_label
 from palaestra.verifiers.choices import read_choice
 from palaestra.verifiers.sets import read_set
 
@@ -96,6 +97,11 @@ def _rule(rng: random.Random, compound: float) -> tuple[str, frozenset[int]]:
             return f"{text} and {other}", members & other_members
         return f"{text} or {other}", members | other_members
     return text, members
+
+# "Candidates: A, E", "The consistent candidates are A and E", "Candidates that agree with every example: A, E"
+_LABEL = re.compile(r"(?:the\s+)?(?:(?:consistent|matching|agreeing|possible|remaining|valid)\s+)?(?:candidates?|candidate\s+"
+                    r"rules?)\b(?:\s+that\s+agrees?(?:\s+with\s+(?:every|all\s+the|all)\s+examples?)?)?"
+                    r"\s*(?::|=|are\b|is\b)\s*", re.IGNORECASE)
 
 
 @register
@@ -156,6 +162,7 @@ class RuleInduction(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         rules = problem.data["rules"]
+        answer = without_label(answer, _LABEL)
         said = read_rules(answer, rules)
         spaced = answer.strip() if isinstance(answer, str) and len(answer) <= 200 else ""
         if said is None and _SPACED_LETTERS.fullmatch(spaced):  # "A C F": the letters separated by spaces only

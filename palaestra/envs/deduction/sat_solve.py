@@ -20,6 +20,7 @@ assignment that makes every clause true is accepted.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -29,7 +30,7 @@ from palaestra.core.task import Growth
 from palaestra.envs.deduction.common import read_truth_assignment
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
 from palaestra.verifiers.claims import has_digit, mentions
-from palaestra.verifiers.normalize import read_answer, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 _BUDGET = Budget(conflicts=100_000)
 _UNSAT_WORDS = frozenset({"unsatisfiable", "unsat", "not satisfiable", "no satisfying assignment", "none",
@@ -148,7 +149,7 @@ class SatSolve(Task):
         if mentions(answer, _UNSAT_MENTIONS):
             return Verdict.unparsed("the answer gives both an assignment and 'unsatisfiable'")
         n = data["variables"]
-        values = read_truth_assignment(answer, [f"x{i}" for i in range(1, n + 1)], partial=True)
+        values = read_truth_assignment(_without_sat_label(answer), [f"x{i}" for i in range(1, n + 1)], partial=True)
         if values is None:
             return Verdict.unparsed("expected an assignment such as x1 = true, x2 = false, or unsatisfiable")
         for clause in data["clauses"]:
@@ -230,6 +231,23 @@ def _solve(clauses: list[list[int]], n: int) -> dict[int, bool] | None | str:
     except BudgetExhausted:
         return "unknown"
     return None if model is None else {i: model[i] for i in range(1, n + 1)}
+
+
+# "Satisfiable: x1 = true, ...", "SAT. x1 = ...", "A satisfying assignment: x1 = ...": the verdict or a name for the
+# assignment before it (one character class between the parts, so the pattern stays linear on long runs of spaces; no
+# hyphen after the label: -x1 is the literal not x1)
+_SAT_LABEL = re.compile(r"^\**(?:yes\b[\s,.:;\u2013\u2014-]*)?(?:(?:the\s+formula\s+is|it\s+is)\s+)?(?:satisfiable\b|sat\b|"
+                        r"(?:(?:an?|one|the)\s+)?(?:(?:satisfying\s+)?assignment|solution|model)\b(?:\s+is\b)?)"
+                        r"[\s*,.:;\u2013\u2014]*(?:(?:e\.g\.|for\s+example|for\s+instance|with)[\s,.:;\u2013\u2014]*)?",
+                        re.IGNORECASE)
+
+
+def _without_sat_label(answer: str) -> str:
+    """The answer without a leading ``satisfiable:`` verdict or ``a satisfying assignment:`` name (bold and
+    wrappers looked through: ``**SAT**: x1 = true``)."""
+    text = strip_wrappers(unify(answer))
+    bare = _SAT_LABEL.sub("", text, count=1)
+    return strip_wrappers(bare) if bare != text and bare.strip() else answer
 
 
 def _says_unsatisfiable(answer: str) -> bool:

@@ -73,6 +73,11 @@ _CLAIMS = frozenset(["equivalent", "they are equivalent", "the dfas are equivale
 _NOT_EQUIVALENT = re.compile(r"^\s*(?:no\s*[,.]?\s*)?(?:(?:they|the\s+(?:two\s+)?dfas)\s+are\s+)?not\s+equivalent\s*"
                              r"(?:[:;,.\-\u2013\u2014]\s*)?(?:(?:e\.g\.|for\s+example|for\s+instance|witness|"
                              r"counterexample)\s*[:,]?\s*)?(?:the\s+string\s+)?", re.IGNORECASE)
+# "Counterexample: abba", "A distinguishing string: abba", "They differ on abba": a name for the witness without the
+# verdict (one character class after it, so the pattern stays linear on long runs of spaces)
+_WITNESS_LABEL = re.compile(r"^(?:(?:an?|one|the)\s+)?(?:(?:counter-?\s?example|distinguishing\s+string|separating\s+"
+                            r"string|witness)\b(?:\s+string)?(?:\s+is\b)?|(?:they|the\s+(?:two\s+)?dfas)\s+differ\s+"
+                            r"(?:on|at|for)\b)[\s:,.;\u2013\u2014-]*(?:the\s+string\s+)?", re.IGNORECASE)
 # "abba (DFA 1 accepts it, DFA 2 rejects it)": a remark on who accepts the witness (never one that hedges)
 _REMARK = re.compile(r"\s*\((?=[^()]*\b(?:accepts?|rejects?)\b)(?![^()]*\b(?:or|equivalent)\b)[^()]*\)\s*\.?\s*$",
                      re.IGNORECASE)
@@ -309,7 +314,8 @@ def read_claim(text: str, letters: set[str]) -> str | list[tuple[str, str]] | No
 
     def read(s: str) -> str | list[tuple[str, str]] | None:
         s0 = s
-        s = _REMARK.sub("", _NOT_EQUIVALENT.sub("", s, count=1), count=1) or s
+        s = strip_wrappers(_REMARK.sub("", _WITNESS_LABEL.sub("", _NOT_EQUIVALENT.sub("", s, count=1), count=1),
+                                       count=1)) or s
         lowered = " ".join(s.lower().split()).rstrip(".")
         if lowered in _CLAIMS:
             return EQUIVALENT

@@ -34,7 +34,9 @@ from palaestra.core.task import Growth
 from palaestra.envs.languages._automata import Automaton, closure, nfa_table, run_nfa
 from palaestra.verifiers.sets import read_set
 
-_LABEL = re.compile(r"^\s*(?:the\s+)?(?:final\s+)?states?\s*(?::|=|are\b|is\b)\s*", re.IGNORECASE)  # "States: q1, q2"
+# "States: q1, q2", "The possible states are q1, q2", "The NFA can be in q1, q2"
+_LABEL = re.compile(r"^\s*(?:(?:the\s+)?(?:(?:final|possible|reachable|current|active|resulting)\s+)?states?\s*(?::|=|are\b|"
+                    r"is\b)|(?:the\s+)?nfa\s+(?:can|could|may)\s+be\s+in\b(?:\s+states?\b)?\s*:?)\s*", re.IGNORECASE)
 
 
 @register

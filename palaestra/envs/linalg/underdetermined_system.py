@@ -249,7 +249,9 @@ def _read_parametric(text: str, names: list[str]) -> tuple[list[Fraction], list[
     entries = read_answer(text, entries_of)
     if entries is None:
         return None
-    used = [p for p in PARAMETERS if p not in names]
+    # a variable written as its own entry is a free variable, the parameter itself: (5 - 4y - 4z, y, z, 0)
+    free = [name for name, entry in zip(names, entries, strict=True) if entry.strip() == name]
+    used = free + [p for p in PARAMETERS if p not in names]
     polynomials = [to_polynomial(read_formula(e, used), used) for e in entries]
     if any(p is None for p in polynomials):
         return None

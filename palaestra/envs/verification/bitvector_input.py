@@ -31,6 +31,7 @@ from palaestra.envs.verification.common import (
     run_columns,
     run_program,
     semantics_note,
+    without_values_label,
 )
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.normalize import read_answer, unify
@@ -112,6 +113,7 @@ class BitvectorInput(Task):
             return Verdict.unparsed("answer too long")
         program = problem.data["program"]
         names = program["inputs"]
+        answer = without_values_label(answer)
         values = read_assignment(answer, names, read_word, max_chars=self.max_answer_chars)
         if values is None and len(names) == 1:
             bare = read_answer(unify(answer), read_word)

@@ -28,6 +28,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from palaestra.verifiers.normalize import strip_wrappers, unify
+
 BINARY = ("+", "-", "*", "&", "|", "^", "<<", ">>")
 COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 TEMP_NAMES = "abcdeghijkmnpqrstuvw"  # steps (not f, the function, nor l and o); inputs use x, y, z
@@ -35,6 +37,22 @@ MAX_WORD_CHARS = 80  # a 64-bit word in binary with its prefix fits easily
 
 _WORD = re.compile(r"(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)")
 _SIGNED = re.compile(r"([+-]?)\s*([0-9]+)")
+# "Solution: a = 1, b = 2", "Inputs: x = 5", "A satisfying assignment: ...": a name for the values before them (one
+# character class after it, so the pattern stays linear on long runs of spaces)
+_VALUES_LABEL = re.compile(r"^\**(?:(?:an?|one|the)\s+)?(?:solution|model|(?:satisfying\s+)?assignment|inputs?|arguments?|"
+                           r"values?)\b(?:\s+(?:is|are)\b)?[\s*,.:;\u2013\u2014]*", re.IGNORECASE)
+
+
+def without_values_label(answer: str) -> str:
+    """``answer`` without a leading name for its values (``Solution: a = 1``, ``Inputs: x = 5``, ``**Model:** ...``);
+    ``answer`` itself when it has none or nothing follows the name.
+
+    >>> without_values_label("Inputs: x = 5, y = 7"), without_values_label("a = 1")
+    ('x = 5, y = 7', 'a = 1')
+    """
+    text = strip_wrappers(unify(answer))
+    rest = _VALUES_LABEL.sub("", text, count=1)
+    return strip_wrappers(rest) if rest != text and rest.strip() else answer
 
 
 def require_z3() -> Any:

@@ -37,6 +37,7 @@ inputs are tried and, when none separates the two, z3 proves equivalence over bi
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +46,14 @@ import numpy as np
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.verification.common import COMPARISONS, read_word, require_z3, semantics_note, z3_compare
+from palaestra.envs.verification.common import (
+    COMPARISONS,
+    read_word,
+    require_z3,
+    semantics_note,
+    without_values_label,
+    z3_compare,
+)
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.claims import has_digit, mentions
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
@@ -148,7 +156,7 @@ class ProgramEquivalence(Task):
         if not has_digit(answer) and read_answer(unify(answer), _read_equivalent):
             return Verdict.judge(data["equivalent"], "f and g are not equivalent")
         names = data["inputs"]
-        text = _drop_verdict(strip_wrappers(unify(answer)))
+        text = without_values_label(_drop_verdict(strip_wrappers(unify(answer))))
         if mentions(text, _EQUIVALENT_MENTIONS, unless_after=("not",)):
             return Verdict.unparsed("the answer gives both an input and 'equivalent'")
         values = read_assignment(text, names, read_word, max_chars=self.max_answer_chars)
@@ -200,12 +208,21 @@ def _read_equivalent(text: str) -> bool | None:
 
 
 def _drop_verdict(text: str) -> str:
-    """The text after a leading ``not equivalent`` verdict (``Not equivalent: x = 5`` -> ``x = 5``)."""
+    """The text after a leading ``not equivalent`` verdict and a name for the input (``Not equivalent: x = 5``,
+    ``Counterexample: x = 5``, ``They differ at x = 5`` -> ``x = 5``)."""
     lowered = text.lower()
     for verdict in sorted(_NOT_EQUIVALENT, key=len, reverse=True):
         if lowered.startswith(verdict) and len(text) > len(verdict) and not text[len(verdict)].isalnum():
-            return text[len(verdict):].lstrip(" :;,.-—–\n").strip()
-    return text
+            text = text[len(verdict):].lstrip(" :;,.-—–\n").strip()
+            break
+    return strip_wrappers(_WITNESS_LABEL.sub("", text, count=1)) or text
+
+
+# "Counterexample: x = 5", "a distinguishing input: x = 5", "f and g differ at x = 5": a name for the input before it
+# (one character class after it, so the pattern stays linear on long runs of spaces)
+_WITNESS_LABEL = re.compile(r"^(?:(?:an?|one|the)\s+)?(?:(?:counter-?\s?example|distinguishing\s+input|witness)\b"
+                            r"(?:\s+input)?(?:\s+is\b)?|(?:they|f\s+and\s+g|the\s+(?:programs|functions))\s+differ\s+"
+                            r"(?:at|on|for|when)\b)[\s,.:;—–-]*", re.IGNORECASE)
 
 
 # --- expressions --------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ import numpy as np
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.verification.common import read_signed
+from palaestra.envs.verification.common import read_signed, without_values_label
 from palaestra.verifiers.assignments import read_assignment
 
 _NAMES = "abcdefgh"
@@ -101,7 +101,7 @@ class SmtModel(Task):
         if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         names, top = problem.data["variables"], problem.data["top"]
-        values = read_assignment(answer, names, read_signed, max_chars=self.max_answer_chars)
+        values = read_assignment(without_values_label(answer), names, read_signed, max_chars=self.max_answer_chars)
         if values is None:
             return Verdict.unparsed("expected an integer for every variable, e.g. " + ", ".join(f"{n} = 1" for n in names))
         for name in names:
