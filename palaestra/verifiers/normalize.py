@@ -11,7 +11,7 @@ The answer grammar
 An answer block is accepted only when *all* of its text is accounted for by::
 
     block    = lead-in? answer unit? closing?
-    lead-in  = "Answer:" | "Final answer:" | "The (final) answer is" | "My (final) answer is" | "So,"
+    lead-in  = "Answer:" | "Solution:" | "Final answer:" | "The (final) answer is" | "My (final) answer is" | "So,"
              | "Thus," | "Therefore," | "Hence," | "Move:" | "The <named quantity> is/are/equals" (a naming sentence:
                "The area of the triangle is", "The survivor is") | "There is/are"
              | "x =" (a name and "=", read by the readers that take one: numbers, values)
@@ -84,7 +84,7 @@ _LEAD_INS = (
     re.compile(rf"^{_OPEN_BOLD}\s*(?:my\s+)?(?:next\s+)?(?:move|guess|bid)\s*{_CLOSE_BOLD}\s*:\s*{_CLOSE_BOLD}\s*(?=\S)",
                re.IGNORECASE),  # "Move: c4"
     re.compile(
-        rf"^{_OPEN_BOLD}\s*(?:(?:the|my)\s+)?(?:final\s+)?(?:answers?|results?)\b\s*(?:(?:is|are)\b)?\s*{_CLOSE_BOLD}\s*[:=]?"
+        rf"^{_OPEN_BOLD}\s*(?:(?:the|my)\s+)?(?:final\s+)?(?:answers?|results?|solutions?)\b\s*(?:(?:is|are)\b)?\s*{_CLOSE_BOLD}\s*[:=]?"
         rf"\s*{_CLOSE_BOLD}\s*(?=\S)",
         re.IGNORECASE,
     ),
@@ -112,7 +112,7 @@ _SPACE_RUN = re.compile(r"[ \t]+")
 _BLANK_LINES = re.compile(r" ?\n[ \n]*")
 _WRAPPER_STARTS = frozenset("`~$\\*\"'“‘")
 _WRAPPER_ENDS = frozenset("`$*}\"'”’)]")
-_LEAD_IN_WORD = re.compile(r"(?:so|thus|therefore|hence|the|an?|there|final|answers?|results?|my|next|move|guess|bid)\b",
+_LEAD_IN_WORD = re.compile(r"(?:so|thus|therefore|hence|the|an?|there|final|answers?|results?|solutions?|my|next|move|guess|bid)\b",
                            re.IGNORECASE)
 _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[^\n`]*\n")
 

@@ -106,3 +106,11 @@ def test_linear_system_reads_mixed_numbers() -> None:
     assert palaestra.score(problem, f"<answer>{reply}</answer>").correct, reply
     wrong = ", ".join(f"{k} = {mixed(v + 1)}" for k, v in solution.items())
     assert not palaestra.score(problem, f"<answer>{wrong}</answer>").correct, wrong
+
+
+def test_solution_is_a_lead_in_like_answer() -> None:
+    problem = palaestra.make("deduction/knights_knaves", level=1).unwrapped.task.sample(1, 0)
+    assert palaestra.score(problem, f"<answer>Solution: {problem.answer}</answer>").correct
+    assert palaestra.score(problem, f"<answer>The solution is {problem.answer}</answer>").correct
+    flipped = problem.answer.replace("knave", "KNIGHT_").replace("knight", "knave").replace("KNIGHT_", "knight")
+    assert not palaestra.score(problem, f"<answer>Solution: {flipped}</answer>").correct
