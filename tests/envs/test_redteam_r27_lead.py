@@ -114,3 +114,19 @@ def test_solution_is_a_lead_in_like_answer() -> None:
     assert palaestra.score(problem, f"<answer>The solution is {problem.answer}</answer>").correct
     flipped = problem.answer.replace("knave", "KNIGHT_").replace("knight", "knave").replace("KNIGHT_", "knight")
     assert not palaestra.score(problem, f"<answer>Solution: {flipped}</answer>").correct
+
+
+def test_underdetermined_system_no_solution_needs_its_certificate() -> None:
+    """v3 accepted a bare 'no solution' (0.07-0.09 of levels 1, 3 and 4 for no work); v4 asks for the multipliers."""
+    task = palaestra.make("linalg/underdetermined_system", level=3).unwrapped.task
+    problems = [task.sample(3, seed) for seed in range(120)]
+    inconsistent = [p for p in problems if not p.data["consistent"]]
+    assert inconsistent and not any(palaestra.score(p, "<answer>no solution</answer>").correct for p in problems)
+    for problem in inconsistent:
+        multipliers = [Fraction(v) for v in problem.answer.partition(": ")[2][1:-1].split(", ")]
+        doubled = ", ".join(str(2 * v) for v in multipliers)
+        assert palaestra.score(problem, f"<answer>No solution; multipliers ({doubled})</answer>").correct
+        assert not palaestra.score(problem, f"<answer>no solution: ({', '.join('0' * len(multipliers))})</answer>").correct
+    consistent = next(p for p in problems if p.data["consistent"])
+    rows = len(consistent.data["matrix"])
+    assert not palaestra.score(consistent, f"<answer>no solution: ({', '.join('1' * rows)})</answer>").correct

@@ -3,8 +3,8 @@
 The coefficient matrix has rank below the number of unknowns (built as ``U · [R; 0]``,
 as in :mod:`palaestra.envs.linalg.null_space`); the right-hand side is ``A x0`` for an
 integer x0, or, in a share of the problems from level 1, a vector outside the column
-space (no solution). That share is 8% (``NO_SOLUTION_SHARE``): a constant ``no solution`` has
-no other way to score, and at 20-25% it scored 0.20-0.28 for no work. Levels 0-1 ask for any one solution; levels 2-4 for the general
+space (no solution). That share is 8% (``NO_SOLUTION_SHARE``): at 20-25% a constant ``no solution`` scored
+0.20-0.28 for no work, and at 8% it still scored 0.07-0.09 at levels 1, 3 and 4 (version 3). Levels 0-1 ask for any one solution; levels 2-4 for the general
 solution in terms of free parameters; sizes grow from 2 equations in 3 unknowns to 4
 equations in 6.
 
@@ -14,11 +14,15 @@ linear in parameters (``(1 + 2s - t, s, 3 - t, t)``, ``x = 1 + 2s - t, y = s, ..
 ``(1, 0, 3, 0) + s(2, 1, 0, 0) + t(-1, 0, -1, 1)``, with a remark such as ``s, t ∈ ℝ``): its
 constant part must solve A x = b and its parameter directions must be independent
 solutions of A v = 0, one per free variable, so every solution is covered and nothing
-else. ``no solution`` (or ``inconsistent``, ``∅``) is right only when there is none.
+else. ``no solution`` (or ``inconsistent``, ``∅``) must come with its certificate (version 4): multipliers of the
+equations, in order, whose combination cancels every unknown but not the right-hand side (``no solution: (1, -2,
+1)``: 1·eq1 - 2·eq2 + 1·eq3 reads 0 = 5), so a blind ``no solution`` earns nothing; the verifier checks yᵀA = 0
+and yᵀb ≠ 0.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from dataclasses import dataclass
@@ -28,12 +32,14 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.linalg.common import cell, multiply, unimodular
-from palaestra.solvers.linalg import rank, rref
+from palaestra.solvers.linalg import nullspace, rank, rref
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.claims import mentions
 from palaestra.verifiers.formulas import linear_combination, read_formula
 from palaestra.verifiers.normalize import closing_bracket, enclosed, read_answer, split_top_level, strip_wrappers
+from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.polynomials import to_polynomial
+from palaestra.verifiers.sets import read_list
 
 PARAMETERS = ("s", "t", "u", "r", "k", "p", "q")
 _NAMES = {3: "xyz", 4: "xyzw"}
@@ -43,7 +49,15 @@ _NONE = re.compile(r"^(?:no solutions?|none|inconsistent|the system (?:is incons
 _COMMA = re.compile(r",")  # pieces are stripped: a leading \s* rescans a space run at every position
 _COEFFICIENT = re.compile(r"\s*([+-]?)\s*([^()\[\]]*?)\s*(?:\*|\\cdot)?\s*$")
 MAX_VECTOR_TERMS = 8
-NO_SOLUTION_SHARE = 0.08  # inconsistent systems: rare, so answering 'no solution' blindly pays little
+MAX_CERTIFICATE_ENTRIES = 12
+NO_SOLUTION_SHARE = 0.08  # inconsistent systems: rare (and since version 4 'no solution' needs its certificate)
+NO_SOLUTION_ASK = ("if there is none, write 'no solution' followed by one multiplier per equation, in order, whose "
+                   "combination of the equations cancels every unknown but not the right-hand side, e.g. "
+                   "no solution: (1, -2, 1) for three equations.")
+# "no solution: (1, -2, 1)", "Inconsistent; multipliers [1, -2, 1]", "no solution, y = (1, -2, 1)"
+_CERTIFIED = re.compile(r"^(?:no solutions?|inconsistent|the system (?:is inconsistent|has no solutions?)|∅|"
+                        r"there (?:is|are) no solutions?)\s*[:;,.—–-]?\s*(?:(?:with |by )?(?:the )?(?:multipliers|"
+                        r"certificate|y)\s*(?:=|:|are|is)?\s*)?([(\[][^()\[\]]{1,400}[)\]])\.?$", re.IGNORECASE)
 # a closing remark on the parameters: ", s, t ∈ ℝ", "where s and t are real numbers", "(s, t free)"
 _PARAMETER_NAMES = r"(?:[a-z]\s*(?:,|and)\s*){0,6}[a-z]"
 _REALS = r"(?:∈|\\in|in)\s*(?:ℝ|\\mathbb\s*\{?\s*R\s*\}?|\\R|R)"
@@ -66,7 +80,7 @@ class UnderdeterminedSystem(Task):
     family = "linalg"
     description = "Solve A x = b with free variables: any solution, the general solution, or no solution."
     tags = ("math", "linear-algebra")
-    version = 3  # v3: a fixed example (v2 chose it by the answer)
+    version = 4  # v3: a fixed example (v2 chose it by the answer); v4: 'no solution' needs its multipliers
 
     @dataclass(frozen=True)
     class Config:
@@ -101,16 +115,15 @@ class UnderdeterminedSystem(Task):
         unknowns = ", ".join(names)
         if config.general:
             ask = (f"Find the general solution, as ({unknowns}) written with free parameters (use s, t, ...), "
-                   f"e.g. (2 - s, s, 1 + 3t, t){' for four unknowns' if n != 4 else ''}; write 'no solution' if "
-                   "there is none.")
+                   f"e.g. (2 - s, s, 1 + 3t, t){' for four unknowns' if n != 4 else ''}; {NO_SOLUTION_ASK}")
         else:
             # a fixed placeholder: v2 showed (3, 1, -1, ...) exactly when (1, 2, 3, ...) solved the system
             example = [k + 1 for k in range(n)]
             ask = (f"Find one solution ({unknowns}), e.g. ({', '.join(map(str, example))})"
-                   + ("; write 'no solution' if there is none." if config.inconsistent else "."))
+                   + (f"; {NO_SOLUTION_ASK}" if config.inconsistent else "."))
         prompt = f"Solve the system of linear equations in {unknowns}:\n{equations}\n\n{ask}"
-        answer = "no solution" if not consistent else _general(matrix, x0, names) if config.general else \
-            "(" + ", ".join(map(str, x0)) + ")"
+        answer = f"no solution: {_certificate(matrix, rhs)}" if not consistent else \
+            _general(matrix, x0, names) if config.general else "(" + ", ".join(map(str, x0)) + ")"
         return Problem(prompt=prompt, answer=answer, data={
             "matrix": matrix, "rhs": rhs, "consistent": consistent, "general": config.general,
             "free": n - config.rank,
@@ -122,7 +135,15 @@ class UnderdeterminedSystem(Task):
         if len(answer) > self.max_answer_chars:
             return Verdict.unparsed(f"answer longer than {self.max_answer_chars} characters")
         if read_answer(answer, lambda s: True if _NONE.match(strip_wrappers(s).strip()) else None):
-            return Verdict.judge(not problem.data["consistent"], "the system has solutions")
+            if problem.data["consistent"]:
+                return Verdict.wrong("the system has solutions")
+            return Verdict.wrong("'no solution' needs its certificate: one multiplier per equation whose "
+                                 "combination cancels every unknown but not the right-hand side")
+        multipliers = read_answer(answer, _read_certificate)
+        if multipliers is not None:
+            if problem.data["consistent"]:
+                return Verdict.wrong("the system has solutions")
+            return _judge_certificate(matrix, rhs, multipliers)
         if mentions(answer, NO_SOLUTION_WORDS) or "∅" in answer:  # a vector and 'no solution': a hedge, not read
             return Verdict.unparsed("give either one solution vector or 'no solution', not both")
         parametric = _read_parametric(answer, _names(n))
@@ -153,8 +174,10 @@ class UnderdeterminedSystem(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer
-        if answer == "no solution":
-            return [*super().spellings(problem), "No solution.", "The system is inconsistent.", "∅"]
+        if not problem.data["consistent"]:
+            vector = answer.partition(": ")[2]
+            return [*super().spellings(problem), f"No solution; multipliers {vector}.",
+                    f"The system is inconsistent: y = [{vector[1:-1]}]", f"∅ {vector}"]
         names = _names(len(problem.data["matrix"][0]))
         entries = [e.strip() for _, e in split_top_level(answer[1:-1], _COMMA)]
         return [*super().spellings(problem), ", ".join(f"{n} = {e}" for n, e in zip(names, entries)),
@@ -165,8 +188,14 @@ class UnderdeterminedSystem(Task):
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         answer = problem.answer
         n = len(problem.data["matrix"][0])
-        if answer == "no solution":
-            return ["(" + ", ".join("0" for _ in range(n)) + ")", "(" + ", ".join("1" for _ in range(n)) + ")"]
+        if not problem.data["consistent"]:
+            m = len(problem.data["matrix"])
+            y = [Fraction(v) for v in answer.partition(": ")[2][1:-1].split(", ")]
+            bumped = [y[0] + 1, *y[1:]]  # no longer cancels the unknowns
+            return [w for w in ["no solution", "(" + ", ".join("0" for _ in range(n)) + ")",
+                                "no solution: (" + ", ".join("0" for _ in range(m)) + ")",
+                                "no solution: (" + ", ".join(cell(v) for v in bumped) + ")"]
+                    if not self.verify(problem, w).correct]
         entries = [e.strip() for _, e in split_top_level(answer[1:-1], _COMMA)]
         bumped = [f"({entries[0]}) + 1", *entries[1:]]
         wrong = ["(" + ", ".join(bumped) + ")", "no solution"]
@@ -195,6 +224,38 @@ def _matrix(rng: random.Random, config: UnderdeterminedSystem.Config) -> list[li
     if len({tuple(row) for row in matrix}) < m:
         return None  # an equation written twice
     return matrix
+
+
+def _certificate(matrix: list[list[int]], rhs: list[int]) -> str:
+    """Whole multipliers y of the equations with yᵀA = 0 and yᵀb ≠ 0, as ``(1, -2, 1)``: the left null space's
+    first basis vector that does not cancel b, scaled to coprime integers."""
+    columns = [list(column) for column in zip(*matrix)]
+    for y in nullspace(columns, len(matrix)):
+        if sum((v * b for v, b in zip(y, rhs)), Fraction(0)) != 0:
+            scale = math.lcm(*(v.denominator for v in y))
+            whole = [int(v * scale) for v in y]
+            common = math.gcd(*whole)
+            return "(" + ", ".join(str(v // common) for v in whole) + ")"
+    raise AssertionError("an inconsistent system has a certificate")  # the generator drew b outside the columns
+
+
+def _read_certificate(text: str) -> list[Fraction] | None:
+    """The multipliers after 'no solution' (:data:`_CERTIFIED`), or None."""
+    certified = _CERTIFIED.match(text.strip())
+    if certified is None:
+        return None
+    return read_list(certified.group(1), read_exact, max_items=MAX_CERTIFICATE_ENTRIES)
+
+
+def _judge_certificate(matrix: list[list[int]], rhs: list[int], y: list[Fraction]) -> Verdict:
+    if len(y) != len(matrix):
+        return Verdict.wrong(f"one multiplier per equation: {len(matrix)}, not {len(y)}")
+    for column in range(len(matrix[0])):
+        if sum((v * row[column] for v, row in zip(y, matrix)), Fraction(0)) != 0:
+            return Verdict.wrong("the combination of the equations does not cancel every unknown")
+    if sum((v * b for v, b in zip(y, rhs)), Fraction(0)) == 0:
+        return Verdict.wrong("the combination of the equations reads 0 = 0: no contradiction")
+    return Verdict.right()
 
 
 def _general(matrix: list[list[int]], x0: list[int], names: list[str]) -> str:
