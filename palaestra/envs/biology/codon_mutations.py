@@ -13,12 +13,16 @@ defines them:
 - in-frame: an insertion or deletion of a multiple of 3 bases (drawn so that it never creates a stop codon).
 
 The category of each mutation follows from the standard code (shipped with the family), so the answer is
-unique; categories are drawn evenly per mutation, so no constant labelling passes. Half the silent and missense
-substitutions are drawn where the textbook shortcut "a third-position change is silent, any other is missense"
-is wrong (a missense change at a third position; a silent one at a first position, as CTA>TTA), where the
-sequence allows it: without them that shortcut (plus spotting a new stop codon) solved 77% of level 4 without
-reading the code table. Answers are one label per
-mutation name (``M1: missense``), read by the shared assignment reader with the usual synonyms (synonymous,
+unique; categories are drawn evenly per mutation, so no constant labelling passes. Silent and missense
+substitutions (v3) lie at a codon's first or third base, by a coin drawn before the base, with the same kinds of
+change on both sides (at a first base C<->T or A<->C, the only first-base changes that can be silent, as CTA>TTA; at
+a third base transversions), and sequences are kept only when all four (class, position) pools are open, before any
+label is drawn: so neither the position nor the kind of change tells silent from missense. v2 drew half of them
+against the third-position shortcut (its silent ones at a first base, missense ones at a third), which left "first base silent, second missense,
+third silent" solving 43/54/39/43/23% of levels 0-4 (chance, a coin per silent-or-missense mutation after spotting
+stops and indel lengths: 28/41/32/28/16%); v3: every position rule and the change-kind rule within 5 points of
+chance (200 seeds a level). The second base never carries a silent or missense change (none is silent).
+Answers are one label per mutation name (``M1: missense``), read by the shared assignment reader with the usual synonyms (synonymous,
 frame-shift); the feedback names the first wrong label.
 
 Difficulty: the substitutions (a codon to translate twice), the indels, and the sequence's codons.
@@ -40,7 +44,6 @@ from palaestra.verifiers.assignments import read_values
 BASES = "ACGT"
 SUBSTITUTIONS = ("silent", "missense", "nonsense")
 INDELS = ("frameshift", "in-frame")
-AGAINST_WOBBLE_SHARE = 0.5  # silent and missense substitutions drawn where the third-position rule is wrong
 SYNONYMS = {"silent": ("silent", "synonymous", "same-sense", "samesense"),
             "missense": ("missense", "mis-sense", "non-synonymous", "nonsynonymous"),
             "nonsense": ("nonsense", "non-sense"),
@@ -86,13 +89,26 @@ def _no_early_stop(dna: str) -> bool:
     return len(dna) % 3 == 0 and all(CODONS[dna[i: i + 3]] != "*" for i in range(0, len(dna) - 3, 3))
 
 
+# The base changes drawn for silent and missense substitutions at each codon position (v3): at a first base only
+# C<->T and A<->C (the only first-base changes that can be silent: CTA<->TTA, CGA<->AGA), at a third base only
+# transversions (a third-base transition is silent in every two-fold box), so the change's kind tells nothing.
+PLACE_CHANGES = {1: {frozenset("CT"), frozenset("AC")},
+                 0: {frozenset("AC"), frozenset("AT"), frozenset("CG"), frozenset("GT")}}
+
+
+def _placed(dna: str, pool: list[tuple[int, str]], place: int) -> list[tuple[int, str]]:
+    """The substitutions of ``pool`` at codon position ``place`` (1 the first base, 0 the third) whose change is
+    one of that position's drawn kinds."""
+    return [(p, b) for p, b in pool if p % 3 == place and frozenset(dna[p - 1] + b) in PLACE_CHANGES[place]]
+
+
 @register
 class CodonMutations(Task):
     id = "biology/codon_mutations"
     family = "biology"
     description = "Classify point mutations of a coding sequence (silent, missense, nonsense, frameshift, in-frame)."
     tags = ("biology", "science", "strings")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -116,6 +132,8 @@ class CodonMutations(Task):
             for base in BASES:
                 if base != dna[position - 1]:
                     by_label[_substitution_label(dna, position, base)].append((position, base))
+        if any(not _placed(dna, by_label[label], place) for label in ("silent", "missense") for place in (1, 0)):
+            return None  # drawn before the labels, so that the labels never steer which sequences are kept
         categories = SUBSTITUTIONS + (INDELS if config.indels else ())
         mutations: list[dict[str, object]] = []
         seen: set[str] = set()
@@ -123,7 +141,9 @@ class CodonMutations(Task):
             label = rng.choice(categories)
             if label == "nonsense" and not by_label[label]:
                 return None  # no codon of this sequence is one substitution from a stop
-            drawn = [self._mutation(rng, dna, label, by_label, first, last) for _attempt in range(20)]
+            # silent and missense: the first or the third base of a codon, as a coin says (v3), never redrawn
+            place = rng.choice((1, 0)) if label in ("silent", "missense") else None
+            drawn = [self._mutation(rng, dna, label, by_label, first, last, place) for _attempt in range(20)]
             text = next((t for t in drawn if t is not None and t not in seen), None)
             if text is None:
                 return None
@@ -147,15 +167,13 @@ class CodonMutations(Task):
 
     @staticmethod
     def _mutation(rng: random.Random, dna: str, label: str, by_label: dict[str, list[tuple[int, str]]],
-                  first: int, last: int) -> str | None:
-        """A mutation of the category ``label`` in words, or None when the draw failed (an early stop)."""
+                  first: int, last: int, place: int | None = None) -> str | None:
+        """A mutation of the category ``label`` in words, or None when the draw failed (an early stop, or no
+        substitution of the category at the codon position ``place``: 1 the first base, 0 the third)."""
         if label in SUBSTITUTIONS:
-            pool = by_label[label]
+            pool = by_label[label] if place is None else _placed(dna, by_label[label], place)
             if not pool:
                 return None
-            if label != "nonsense" and rng.random() < AGAINST_WOBBLE_SHARE:
-                # a missense change at a third position, or a silent one at a first or second position
-                pool = [(p, b) for p, b in pool if (p % 3 == 0) == (label == "missense")] or pool
             position, base = rng.choice(pool)
             return f"substitution at position {position}: {dna[position - 1]}>{base}"
         size = 3 * rng.randint(1, 2) if label == "in-frame" else rng.choice((1, 1, 2, 4, 5))
@@ -185,24 +203,39 @@ class CodonMutations(Task):
         return Verdict.right()
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        def wobble(problem: Problem) -> str:
-            """Indels by their length; a substitution making a stop is nonsense, else silent at a codon's third
-            position and missense elsewhere (no code table read)."""
-            dna, lines = problem.data["dna"], []
-            for mutation in problem.data["mutations"]:
-                text = str(mutation["text"])
-                if text.startswith("substitution"):
-                    position, base = int(text.split("position ")[1].split(":")[0]), text[-1]
-                    start = (position - 1) // 3 * 3
-                    codon = (dna[:position - 1] + base + dna[position:])[start:start + 3]
-                    label = "nonsense" if codon in STOPS else "silent" if position % 3 == 0 else "missense"
-                else:  # "deletion of positions 4-6 (ACG)" or "insertion of ACG after position 9"
-                    bases = text.split("(")[1].rstrip(")") if "(" in text else text.split()[2]
-                    label = "in-frame" if len(bases) % 3 == 0 else "frameshift"
-                lines.append(f"{mutation['name']}: {label}")
-            return "\n".join(lines)
+        def rule(guess: Callable[[int, str, str], str]) -> Callable[[Problem], str]:
+            """Indels by their length; a substitution making a stop is nonsense, else ``guess(position, old base,
+            new base)`` (no code table read)."""
 
-        return {"third position silent, else missense": wobble}
+            def play(problem: Problem) -> str:
+                dna, lines = problem.data["dna"], []
+                for mutation in problem.data["mutations"]:
+                    text = str(mutation["text"])
+                    if text.startswith("substitution"):
+                        position, base = int(text.split("position ")[1].split(":")[0]), text[-1]
+                        start = (position - 1) // 3 * 3
+                        codon = (dna[:position - 1] + base + dna[position:])[start:start + 3]
+                        label = "nonsense" if codon in STOPS else guess(position, dna[position - 1], base)
+                    else:  # "deletion of positions 4-6 (ACG)" or "insertion of ACG after position 9"
+                        bases = text.split("(")[1].rstrip(")") if "(" in text else text.split()[2]
+                        label = "in-frame" if len(bases) % 3 == 0 else "frameshift"
+                    lines.append(f"{mutation['name']}: {label}")
+                return "\n".join(lines)
+
+            return play
+
+        def by_change(position: int, old: str, new: str) -> str:
+            change = frozenset(old + new)
+            if position % 3 == 0:
+                return "silent" if change in (frozenset("AG"), frozenset("CT")) else "missense"
+            return "silent" if position % 3 == 1 and change in (frozenset("CT"), frozenset("AC")) else "missense"
+
+        return {"third position silent, else missense":
+                    rule(lambda position, old, new: "silent" if position % 3 == 0 else "missense"),
+                "first position silent, else missense":
+                    rule(lambda position, old, new: "silent" if position % 3 == 1 else "missense"),
+                "silent where the change can be (a third-base transition; C<->T or A<->C at a first base)":
+                    rule(by_change)}
 
     def difficulty(self, problem: Problem) -> float:
         """Substitutions weigh 2 (a codon read and translated twice), indels 1, plus the codons over ten."""

@@ -23,7 +23,12 @@ not joined to, the node swapped out barred for 7 moves, 4 moves a node) solves 7
 (v4: 92%, 70%, 62%, 70%, 70% of levels 2-6; 95-100% run from every pair's clique): each part's clique nodes are
 joined to decoys, so a walk of swaps from the decoys' edges reaches the clique. Keeping them apart closes that
 walk but lets peeling find the clique unless the decoys hold a core of 3+ neighbours each (about 11 nodes a
-part, 44 in all). v3 joined two parts with a hub: growing
+part, 44 in all). v6 (session 27) adds the single walk from the greedy clique (add, else swap one, the node swapped
+out barred for 7 moves, at most 4 moves a node) to the whole graph's rules, declared: it solved 25/33/35% of levels
+2-4 (150 seeds), now none (the same walk with random choices: 15/32/42% -> 15/12/23%, 60 seeds); generation stays
+20-40 ms of CPU. Not closed: that walk with random choices, restarted from one random node whenever no move is open,
+solves 88-90% of levels 2-4 in 200 moves and 98-100% in 1,000 (v5, 60 seeds): a stochastic local search, which at
+these sizes finds the planted cliques. v3 joined two parts with a hub: growing
 from every pair of joined nodes (one start in each part) solved every problem (round-3 session-20 red team); v2
 drew one planted part. The true maximum comes from networkx at generation (maximal-clique enumeration; its
 branch and bound for a join). The verifier accepts **any** maximum clique: distinct nodes, every pair joined by
@@ -57,7 +62,7 @@ class MaxClique(Task):
     family = "graphs"
     description = "Give a largest clique of a graph."
     tags = ("graphs", "optimization", "np-hard")
-    version = 5
+    version = 6
 
     @dataclass(frozen=True)
     class Config:
@@ -140,6 +145,33 @@ class MaxClique(Task):
         return wrong
 
 
+def plateau_clique(n: int, edges: list[list[int]], moves_per_node: int = 4, barred: int = 7) -> list[int]:
+    """The greedy clique, then a plateau walk of at most ``moves_per_node * n`` moves: add a node joined to every
+    node taken (the one with most neighbours among such nodes, ties to the lower id), else swap in a node joined to
+    all but one node taken (most neighbours in the graph, ties to the lower id) for that one, which is then barred
+    for ``barred`` moves; the walk stops early when no move is open. The largest clique seen."""
+    joined = neighbour_sets(n, edges)
+    clique = set(greedy_clique(n, edges))
+    best, free_from = sorted(clique), [0] * n
+    for move in range(moves_per_node * n):
+        open_nodes = [v for v in range(n) if v not in clique and free_from[v] <= move]
+        added = [v for v in open_nodes if clique <= joined[v]]
+        if added:
+            clique.add(max(added, key=lambda v: (len(joined[v] & set(added)), len(joined[v]), -v)))
+        else:
+            swaps = [v for v in open_nodes if len(clique - joined[v]) == 1]
+            if not swaps:
+                break
+            node = max(swaps, key=lambda v: (len(joined[v]), -v))
+            (out,) = clique - joined[node]
+            clique.remove(out)
+            clique.add(node)
+            free_from[out] = move + barred + 1
+        if len(clique) > len(best):
+            best = sorted(clique)
+    return best
+
+
 _GREEDY_CLIQUES: dict[str, Callable[[int, list[list[int]]], list[int]]] = {
     "greedy clique": greedy_clique,
     "greedy clique grown from every start node": multi_start_clique,
@@ -158,6 +190,7 @@ _GREEDY_CLIQUES: dict[str, Callable[[int, list[list[int]]], list[int]]] = {
     "greedy clique grown from every triangle": triangle_grown_clique,
     "greedy clique grown from every triangle, ties to the larger id":
         lambda n, edges: triangle_grown_clique(n, edges, prefer_high=True),
+    "greedy clique, then a 1-swap plateau walk (4 moves a node, the node swapped out barred for 7)": plateau_clique,
 }
 
 
