@@ -130,3 +130,12 @@ def test_underdetermined_system_no_solution_needs_its_certificate() -> None:
     consistent = next(p for p in problems if p.data["consistent"])
     rows = len(consistent.data["matrix"])
     assert not palaestra.score(consistent, f"<answer>no solution: ({', '.join('1' * rows)})</answer>").correct
+
+
+@pytest.mark.parametrize("env_id", ["planning/maze", "planning/keys_doors", "planning/sokoban"])
+def test_a_grid_plan_with_its_move_count_is_read_when_the_count_is_right(env_id: str) -> None:
+    problem = palaestra.make(env_id, level=1).unwrapped.task.sample(1, 0)
+    moves = len(problem.answer.replace(" ", ""))
+    assert palaestra.score(problem, f"<answer>{problem.answer} ({moves} moves)</answer>").correct
+    assert palaestra.score(problem, f"<answer>Route: {problem.answer} - {moves} steps.</answer>").correct
+    assert not palaestra.score(problem, f"<answer>{problem.answer} ({moves + 1} moves)</answer>").correct

@@ -20,10 +20,11 @@ Example::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import TypeVar
 
-from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify, without_bullets
+from palaestra.verifiers.moves import read_tokens
+from palaestra.verifiers.normalize import read_answer, squeeze_spaces, strip_wrappers, unify, without_bullets
 
 T = TypeVar("T")
 
@@ -101,3 +102,30 @@ def arrow_moves(text: str) -> str:
     if not isinstance(text, str) or not (_VERTICAL_OR_LEFT.search(text) or _ONLY_RIGHT_ARROWS.fullmatch(text)):
         return text
     return "".join(_ARROW_MOVES.get(char, char) for char in text)
+
+
+# A count of the moves after the plan, as it is often written: "RRDD (4 moves)", "RRDD - 4 steps.". Read only when it
+# counts the moves read (a count that does not is a second claim, and the answer stays unread).
+_MOVE_COUNT = re.compile(r"(?:[(\[]\s*(\d{1,5})\s+(?:moves?|steps?)\s*[)\]]|[-–—,:]\s*(\d{1,5})\s+(?:moves?|steps?))\s*\.?\s*$",
+                         re.IGNORECASE)
+
+
+def read_moves(text: str, steps: Mapping[str, T], *, max_count: int) -> list[T] | None:
+    """A grid plan of ``steps`` (``UURR``, ``up, up, right``, arrows, ``Route: ...``; see :func:`without_label`
+    and :func:`arrow_moves`), also with the count of its moves after it when that count is right.
+
+    >>> steps = {"U": "U", "R": "R"}
+    >>> read_moves("Route: UURR (4 moves)", steps, max_count=9), read_moves("UURR (5 moves)", steps, max_count=9)
+    (['U', 'U', 'R', 'R'], None)
+    """
+    if not isinstance(text, str):
+        return None
+    moves = read_tokens(arrow_moves(without_label(text)), steps, max_count=max_count)
+    if moves is not None or len(text) > max_count * MAX_CHARS_PER_STEP + 400:
+        return moves
+    counted = _MOVE_COUNT.search(strip_wrappers(text))
+    if counted is None:
+        return None
+    plan = strip_wrappers(text)[: counted.start()]
+    moves = read_tokens(arrow_moves(without_label(plan)), steps, max_count=max_count)
+    return moves if moves is not None and len(moves) == int(counted.group(1) or counted.group(2)) else None

@@ -46,10 +46,9 @@ import networkx as nx
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.planning.common import arrow_moves, without_label
+from palaestra.envs.planning.common import read_moves
 from palaestra.generators.grids import MOVES, cell_distances, distances, random_maze, search_tree, tree_path
 from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
-from palaestra.verifiers.moves import read_tokens
 
 MAX_MOVES = 2_000
 SEARCH_BUDGET = 60_000
@@ -120,7 +119,7 @@ class KeysDoors(Task):
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        moves = read_tokens(arrow_moves(without_label(answer)), STEPS, max_count=MAX_MOVES)
+        moves = read_moves(answer, STEPS, max_count=MAX_MOVES)
         if moves is None:
             return Verdict.unparsed("expected a string of moves U, D, L, R")
         run = _rules(problem).run(moves)

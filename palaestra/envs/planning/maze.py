@@ -18,10 +18,9 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.planning.common import arrow_moves, without_label
+from palaestra.envs.planning.common import read_moves
 from palaestra.generators.grids import MOVES, cell_distances, random_maze
 from palaestra.solvers.simulate import Rules
-from palaestra.verifiers.moves import read_tokens
 
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 _INTRO = "Here is a maze. '#' is a wall, '.' is open floor, S is the start and G is the goal:\n\n"
@@ -98,7 +97,7 @@ class Maze(Task):
         return float(problem.data["length"] * open_squares)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        read: list[str] | None = read_tokens(arrow_moves(without_label(answer)), STEPS, max_count=self.max_answer_chars)
+        read: list[str] | None = read_moves(answer, STEPS, max_count=self.max_answer_chars)
         if read is None:
             return Verdict.unparsed("expected a string of moves U, D, L, R")
         moves = "".join(read)

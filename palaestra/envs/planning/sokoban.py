@@ -26,7 +26,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.envs.planning.common import arrow_moves, without_label
+from palaestra.envs.planning.common import read_moves
 from palaestra.generators.grids import MOVES
 from palaestra.generators.sokoban import LEGEND, Square, picture, push, solved
 from palaestra.solvers.simulate import Rules
@@ -84,7 +84,7 @@ class Sokoban(Task):
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        moves = read_tokens(arrow_moves(without_label(answer)), STEPS, max_count=MAX_MOVES)
+        moves = read_moves(answer, STEPS, max_count=MAX_MOVES)
         if moves is None:
             return Verdict.unparsed("expected a string of moves U, D, L, R")
         run = _rules(problem).run(moves)
