@@ -173,7 +173,7 @@ class UnderdeterminedSystem(Task):
             + digits / 10
 
     def spellings(self, problem: Problem) -> list[str]:
-        answer = problem.answer
+        answer = problem.answer or ""
         if not problem.data["consistent"]:
             vector = answer.partition(": ")[2]
             return [*super().spellings(problem), f"No solution; multipliers {vector}.",
@@ -186,15 +186,15 @@ class UnderdeterminedSystem(Task):
                 if problem.data["general"] else f"[{answer[1:-1]}]"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        answer = problem.answer
+        answer = problem.answer or ""
         n = len(problem.data["matrix"][0])
         if not problem.data["consistent"]:
             m = len(problem.data["matrix"])
             y = [Fraction(v) for v in answer.partition(": ")[2][1:-1].split(", ")]
-            bumped = [y[0] + 1, *y[1:]]  # no longer cancels the unknowns
+            raised = [y[0] + 1, *y[1:]]  # no longer cancels the unknowns
             return [w for w in ["no solution", "(" + ", ".join("0" for _ in range(n)) + ")",
                                 "no solution: (" + ", ".join("0" for _ in range(m)) + ")",
-                                "no solution: (" + ", ".join(cell(v) for v in bumped) + ")"]
+                                "no solution: (" + ", ".join(cell(v) for v in raised) + ")"]
                     if not self.verify(problem, w).correct]
         entries = [e.strip() for _, e in split_top_level(answer[1:-1], _COMMA)]
         bumped = [f"({entries[0]}) + 1", *entries[1:]]

@@ -120,7 +120,7 @@ def read_moves(text: str, steps: Mapping[str, T], *, max_count: int) -> list[T] 
     """
     if not isinstance(text, str):
         return None
-    moves = read_tokens(arrow_moves(without_label(text)), steps, max_count=max_count)
+    moves: list[T] | None = read_tokens(arrow_moves(without_label(text)), steps, max_count=max_count)
     if moves is not None or len(text) > max_count * MAX_CHARS_PER_STEP + 400:
         return moves
     counted = _MOVE_COUNT.search(strip_wrappers(text))
