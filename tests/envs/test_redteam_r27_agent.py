@@ -1,0 +1,69 @@
+"""Red-team regressions for the agentic families (web, repo, terminal; round 3, session 27).
+
+Each test pins a right answer a careful grader accepts that was rejected before its fix (or a wrong one
+accepted), judged through the env's own ``judge``.
+"""
+
+from __future__ import annotations
+
+import palaestra
+from palaestra.core.registry import make_source
+
+PATH_ENVS = ("terminal/find_files", "terminal/tree_diff", "terminal/broken_links", "terminal/find_by_mtime",
+             "terminal/checksum_verify")
+
+
+def _problems(env_id: str, level: int, count: int, base: int = 27_000) -> list[palaestra.Problem]:
+    source = make_source(env_id)
+    return [source.sample(level, base + seed) for seed in range(count)]
+
+
+def test_path_lists_read_spaces_a_one_line_lead_in_and_a_closing_full_stop() -> None:
+    # `echo $(find ...)` prints "a.txt b/c.txt"; that list was read as one path with a space. "Matching files: a, b"
+    # read "Matching files: a" as a path, and "a, b." read "b." as a path: all three right answers scored 0.
+    for env_id in PATH_ENVS:
+        source = make_source(env_id)
+        for problem in _problems(env_id, 1, 6):
+            paths = sorted(problem.data.get("matching") or problem.data.get("failing") or [])
+            if len(paths) < 2 or any(" " in path for path in problem.data["files"]):
+                continue
+            for right in (" ".join(paths), "Answer: " + " ".join(reversed(paths)),
+                          "Matching files: " + ", ".join(paths), ", ".join(paths) + ".",
+                          "The matching files are: " + ", ".join(paths) + "."):
+                assert source.judge(problem, right).correct, (env_id, right)
+            other = next(path for path in sorted(problem.data["files"]) if path not in paths)
+            for wrong in (" ".join([*paths, other]), " ".join(paths[1:]), " ".join(paths) + " or " + other,
+                          "Matching files: " + ", ".join(paths) + ". Or " + other + "."):
+                assert not source.judge(problem, wrong).correct, (env_id, wrong)
+    # Where the tree has names with spaces, "a b" may be one file: the space-separated reading is not used.
+    source = make_source("terminal/find_by_mtime")
+    checked = 0
+    for problem in _problems("terminal/find_by_mtime", 4, 20):
+        paths = sorted(problem.data["matching"])
+        if len(paths) < 2 or not any(" " in path for path in problem.data["files"]):
+            continue
+        checked += 1
+        assert source.judge(problem, "\n".join(paths)).correct
+        if not any(" " in path for path in paths):
+            assert not source.judge(problem, " ".join(paths)).correct
+    assert checked >= 5
+
+
+def test_bug_localization_reads_the_function_with_its_file_and_a_function_noun() -> None:
+    # "parse in pkg/mod.py", "parse (pkg/mod.py)", "pkg/mod.py:parse", "The bug is in the `parse` function." and
+    # "def parse" name the bugged function as a reviewer reads them; all were unparsed. A file that is not the
+    # function's, or a second function, stays wrong.
+    source = make_source("repo/bug_localization")
+    for problem in _problems("repo/bug_localization", 2, 4):
+        name, data = problem.answer or "", problem.data
+        module, package = data["modules_of"][name], data["package"]
+        other = next(n for n in data["names"] if n != name and n not in data["chain"])
+        elsewhere = next(m for m in sorted(set(data["modules_of"].values())) if m != module)
+        for right in (f"{name} in {package}/{module}.py", f"`{name}` (`{package}/{module}.py`)",
+                      f"{package}/{module}.py:{name}", f"The bug is in the `{name}` function.", f"def {name}",
+                      f"{name}() in module {package}.{module}", f"The function is {name} (in {module}.py)."):
+            assert source.judge(problem, right).correct, right
+        for wrong in (f"{name} in {package}/{elsewhere}.py", f"{package}/{elsewhere}.py::{name}", f"{name} ({other})",
+                      f"{name} in {package}/{module}.py or {other}", f"the {name} or {other} function",
+                      f"{other} function", f"{name} (or {other})"):
+            assert not source.judge(problem, wrong).correct, wrong
