@@ -67,3 +67,36 @@ def test_bug_localization_reads_the_function_with_its_file_and_a_function_noun()
                       f"{name} in {package}/{module}.py or {other}", f"the {name} or {other} function",
                       f"{other} function", f"{name} (or {other})"):
             assert not source.judge(problem, wrong).correct, wrong
+
+
+def test_shortest_route_reads_other_arrows_lists_and_a_lead_in() -> None:
+    # "A => B => C", one title per line (numbered or bulleted), "A, B, C" and "Route: A > B > C" spell the route a
+    # grader reads; all were unparsed. A hedge, a retraction and a route with a click left out stay wrong.
+    source = make_source("web/shortest_route")
+    for problem in _problems("web/shortest_route", 2, 4):
+        titles = (problem.answer or "").split(" > ")
+        skipped = " > ".join([titles[0], *titles[2:]])
+        for right in (" => ".join(titles), ", ".join(titles), "\n".join(titles),
+                      "\n".join(f"{n}. {title}" for n, title in enumerate(titles, 1)),
+                      "\n".join(f"- {title}" for title in titles), "Route: " + " > ".join(titles),
+                      "The shortest route is " + " > ".join(titles) + ".", " » ".join(titles)):
+            assert source.judge(problem, right).correct, right
+        for wrong in (", ".join(titles) + " or " + skipped, "\n".join(titles) + "\nor\n" + skipped,
+                      "\n".join(titles[:-1]), ", ".join(titles[1:]), "Route: " + skipped,
+                      ", ".join([titles[0], *titles[2:]])):
+            assert not source.judge(problem, wrong).correct, wrong
+
+
+def test_backlinks_reads_a_title_with_its_page_path_as_the_browser_heads_it() -> None:
+    # The browser heads a page "Title (/w/x1y2z3)"; the linking page named so (copied from the page) was unparsed.
+    # The path must be that page's: another page's path, or another page's title with the right path, is not it.
+    source = make_source("web/backlinks")
+    for problem in _problems("web/backlinks", 2, 4):
+        title, path = problem.answer or "", problem.data["linker"]
+        pages = problem.data["records"]["site"]["pages"]
+        other = next(p for p in sorted(pages) if p not in (path, "/"))
+        for right in (f"{title} ({path})", f"The page is `{title}` (`{path}`).", f"{title.upper()} ({path})"):
+            assert source.judge(problem, right).correct, right
+        for wrong in (f"{title} ({other})", f"{pages[other]['title']} ({path})", f"{title} (or {pages[other]['title']})",
+                      f"{title} ({pages[other]['title']})"):
+            assert not source.judge(problem, wrong).correct, wrong
