@@ -100,3 +100,20 @@ def test_backlinks_reads_a_title_with_its_page_path_as_the_browser_heads_it() ->
         for wrong in (f"{title} ({other})", f"{pages[other]['title']} ({path})", f"{title} (or {pages[other]['title']})",
                       f"{title} ({pages[other]['title']})"):
             assert not source.judge(problem, wrong).correct, wrong
+
+
+def test_log_forensics_reads_the_busiest_hour_as_a_one_hour_range() -> None:
+    # "17:00-18:00", "17:00 UTC", "between 17:00 and 18:00" and "hour 17" name the hour asked (UTC); all were
+    # unparsed. Two hours, a longer range or a time inside the hour stay unread.
+    source = make_source("terminal/log_forensics")
+    problems = [p for p in _problems("terminal/log_forensics", 4, 30) if p.data["question"]["form"] == "hour"]
+    assert len(problems) >= 5
+    for problem in problems:
+        hour = int(problem.answer or "0")
+        after, later = f"{(hour + 1) % 24:02d}", f"{(hour + 2) % 24:02d}"
+        for right in (f"{hour:02d}:00-{after}:00", f"{hour:02d}:00 UTC", f"between {hour:02d}:00 and {after}:00",
+                      f"hour {hour:02d}", f"{hour:02d}:00\u2013{after}:00 UTC", f"{hour:02d}:00-{hour:02d}:59"):
+            assert source.judge(problem, right).correct, right
+        for wrong in (f"{hour:02d} and {after}", f"{hour:02d}:00-{later}:00", f"{hour:02d}:30",
+                      f"between {hour:02d}:00 and {later}:00", f"{after}:00-{later}:00", f"{hour:02d} or {after}"):
+            assert not source.judge(problem, wrong).correct, wrong
