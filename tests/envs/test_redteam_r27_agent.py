@@ -144,3 +144,41 @@ def test_compare_sites_the_lowest_unit_price_wins_at_chance_rate_only(monkeypatc
             lowest = min(shops, key=lambda shop: shop[0])
             right += dollars(total(*lowest)) == problem.answer
     assert right / 300 < 0.56, right  # v1: 0.63 on these seeds; v2: 0.46
+
+
+def _shop(problem: palaestra.Problem) -> tuple[list[dict[str, str]], str, float]:
+    """The asked category's products (as their pages state them), the asked colour and the rating threshold."""
+    words = problem.prompt.split("category that is ")[1].split(", in stock, and rated at least ")
+    category = problem.prompt.split("Find the cheapest product in the ")[1].split(" category")[0]
+    products = []
+    for record in problem.data["records"]["site"]["pages"].values():
+        if any(anchor == f"Back to {category}" for anchor, _ in record["links"]):
+            fields = dict(line.split(": ", 1) for line in record["text"])
+            products.append({**fields, "price": float(fields["Price"][1:]), "rating": float(fields["Rating"].split()[0])})
+    return sorted(products, key=lambda p: p["price"]), words[0], float(words[1].split()[0])
+
+
+def test_cheapest_product_skipping_a_condition_or_counting_near_misses_fails() -> None:
+    # v1 drew one cheaper near miss of the colour (out of stock or rated too low) and one of another colour:
+    # ignoring the stock paid 57-77%, the rating 29-41%, the colour 31-67%, and "the second cheapest product of the
+    # colour" (no product page read but its own) 53-100% of levels 0-4.
+    source = make_source("web/cheapest_product")
+    for level in (0, 2, 4):
+        problems = _problems("web/cheapest_product", level, 150)
+        shortcuts = {"stock": 0, "rating": 0, "colour": 0, "second": 0, "third": 0}
+        for problem in problems:
+            products, colour, threshold = _shop(problem)
+            def first(keep) -> str:
+                return next((p["SKU"] for p in products if keep(p)), "")
+            shortcuts["stock"] += first(lambda p: p["Colour"] == colour and p["rating"] >= threshold) == problem.answer
+            shortcuts["rating"] += first(lambda p: p["Colour"] == colour and p["Availability"] == "in stock") \
+                == problem.answer
+            shortcuts["colour"] += first(lambda p: p["Availability"] == "in stock" and p["rating"] >= threshold) \
+                == problem.answer
+            same = [p["SKU"] for p in products if p["Colour"] == colour]
+            shortcuts["second"] += same[1:2] == [problem.answer]
+            shortcuts["third"] += same[2:3] == [problem.answer]
+            assert source.judge(problem, first(lambda p: p["Colour"] == colour and p["rating"] >= threshold
+                                               and p["Availability"] == "in stock")).correct
+        assert shortcuts["stock"] == shortcuts["rating"] == shortcuts["colour"] == 0, (level, shortcuts)
+        assert max(shortcuts["second"], shortcuts["third"]) / len(problems) < 0.36, (level, shortcuts)  # v2: ~0.25
