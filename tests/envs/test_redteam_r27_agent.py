@@ -182,3 +182,25 @@ def test_cheapest_product_skipping_a_condition_or_counting_near_misses_fails() -
                                                and p["Availability"] == "in stock")).correct
         assert shortcuts["stock"] == shortcuts["rating"] == shortcuts["colour"] == 0, (level, shortcuts)
         assert max(shortcuts["second"], shortcuts["third"]) / len(problems) < 0.36, (level, shortcuts)  # v2: ~0.25
+
+
+def test_room_booking_skipping_the_stars_or_the_free_nights_fails() -> None:
+    # v2 left the stars trap to chance: "the cheapest room of the city free every night of the stay" (stars unread)
+    # was the room the policy picks in 72-79% of levels 0-4; "the cheapest of enough stars" (nights unread) 13-18%.
+    from datetime import date, timedelta
+
+    for level in (2, 4):
+        problems = _problems("web/room_booking", level, 100)
+        skipped = {"stars": 0, "nights": 0}
+        for problem in problems:
+            data = problem.data
+            rooms = data["records"]["rooms"]
+            least = int(problem.prompt.split("hotel with at least ")[1].split()[0])
+            stay = {(date.fromisoformat(data["check_in"]) + timedelta(days=n)).isoformat()
+                    for n in range(data["nights"])}
+            city = sorted(data["city_rooms"], key=lambda path: rooms[path]["price"])
+            free = next(path for path in city if stay <= set(rooms[path]["free"]))
+            starred = next(path for path in city if rooms[path]["stars"] >= least)
+            skipped["stars"] += free == data["route"][-1]
+            skipped["nights"] += starred == data["route"][-1]
+        assert skipped["stars"] / len(problems) < 0.15 and skipped["nights"] / len(problems) < 0.15, (level, skipped)
