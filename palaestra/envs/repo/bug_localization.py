@@ -116,7 +116,8 @@ class BugLocalization(RepoTask):
         module = problem.data["modules_of"][name]
         package = problem.data["package"]
         return [f"`{name}`", f"{name}()", f"{package}.{module}.{name}", f"{package}/{module}.py::{name}",
-                f"{module}.{name}", f"The bug is in {name}."]
+                f"{module}.{name}", f"The bug is in {name}.", f"{name} in {package}/{module}.py",
+                f"The bug is in the `{name}` function.", f"{package}/{module}.py:{name}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         name = problem.answer or ""
@@ -129,24 +130,55 @@ class BugLocalization(RepoTask):
 
 
 LEAD_INS = ("the bug is in the function ", "the bug is in function ", "the bug is in ", "the buggy function is ",
-            "the function with the bug is ", "the function is ", "it is ", "function ")
+            "the function with the bug is ", "the function is ", "it is ", "function ", "def ", "the ")
+TAILS = (" function", " method")  # "the `parse` function"
+WHERE = (" in ", " (in ", " (", ", in ")  # "parse in pkg/mod.py", "parse (pkg/mod.py)"
 
 
 def _function_name(data: Mapping[str, Any], text: str) -> str | None:
-    """The repository function ``text`` names (bare, with ``()``, backticks, a module or file path), or None."""
+    """The repository function ``text`` names (bare, with ``()``, backticks, ``def``, a module or file path before it
+    or its file after it: ``name in pkg/mod.py``), or None; a module or file that is not the function's is
+    unreadable."""
     text = text.strip().strip("`").strip()
     for lead in LEAD_INS:  # the first that fits, any case: "The buggy function is f", "The bug is in function f"
         if text.lower().startswith(lead):
             text = text[len(lead):]
             break
-    text = text.strip().strip("`").removesuffix("()").strip()
-    if "::" in text:
-        path, _, text = text.partition("::")
+    if text.lower().startswith("the "):  # "The bug is in the `parse` function"
+        text = text[4:]
+    text = text.strip()
+    where = ""
+    for mark in WHERE:  # its file after the name: "parse in pkg/mod.py", "parse (pkg/mod.py)"
+        name, found, rest = text.partition(mark)
+        if found and name.strip() and " " not in name.strip().strip("`"):
+            text, where = name, rest.removesuffix(")").strip().strip("`").strip()
+            if where.startswith(("file ", "module ")):
+                where = where.split(" ", 1)[1].strip().strip("`")
+            break
+    text = text.strip().strip("`").strip()
+    for tail in TAILS:
+        if text.lower().endswith(tail):
+            text = text[: -len(tail)].strip().strip("`").strip()
+    text = text.removesuffix("()").strip()
+    if "::" in text or (":" in text and text.partition(":")[0].endswith(".py")):  # pkg/mod.py::name, pkg/mod.py:name
+        path, _, text = text.partition("::") if "::" in text else text.partition(":")
         if not path.endswith(".py"):
             return None
+        where = where or path
     elif "." in text:
         parts = text.split(".")
         text = parts[-1]
         if parts[0] != data["package"] and parts[0] not in data["modules_of"].values():
             return None
-    return text if text in data["modules_of"] else None
+    if text not in data["modules_of"]:
+        return None
+    if where and where.removeprefix("./") not in _places(data, text):
+        return None
+    return text
+
+
+def _places(data: Mapping[str, Any], name: str) -> set[str]:
+    """How an answer may name the module of function ``name``: its file (with or without the package folder) or
+    its dotted module path."""
+    module, package = data["modules_of"][name], data["package"]
+    return {f"{package}/{module}.py", f"{module}.py", f"{package}.{module}", module}

@@ -91,7 +91,7 @@ class BrokenLinks(PreparedTreeTask):
         return tree_archive(problem.data["files"], links=problem.data["links"])
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        return judge_paths(answer, problem.data["matching"], "matching link(s)", "do not match")
+        return judge_paths(answer, problem.data["matching"], "matching link(s)", "do not match", tree=problem.data["files"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
@@ -107,7 +107,7 @@ class BrokenLinks(PreparedTreeTask):
         return shell_plan([command], problem.answer or "")
 
     def spellings(self, problem: Problem) -> list[str]:
-        return path_list_spellings(problem.data["matching"])
+        return path_list_spellings(problem.data["matching"], tree=problem.data["files"])
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         matching = problem.data["matching"]

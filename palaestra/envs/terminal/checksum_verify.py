@@ -89,7 +89,7 @@ class ChecksumVerify(ShellTask):
         return Problem(prompt=prompt, answer="\n".join(failing), data=data)
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        return judge_paths(answer, problem.data["failing"], "failing file(s)", "do not fail")
+        return judge_paths(answer, problem.data["failing"], "failing file(s)", "do not fail", tree=problem.data["files"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
@@ -99,7 +99,7 @@ class ChecksumVerify(ShellTask):
         return shell_plan([ORACLE], problem.answer or "")
 
     def spellings(self, problem: Problem) -> list[str]:
-        return path_list_spellings(problem.data["failing"])
+        return path_list_spellings(problem.data["failing"], tree=problem.data["files"])
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         failing = problem.data["failing"]

@@ -19,6 +19,7 @@ Example::
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -31,6 +32,7 @@ from palaestra.verifiers.sets import read_set
 
 DONE = "done"
 SHOWN_PATHS = 4  # paths named in a wrong tree's feedback, per kind of difference
+_LEAD_IN = re.compile(r"[A-Za-z][A-Za-z ]{0,60}: ")  # "Matching files: " (generated paths hold no colon)
 
 
 class ShellTask(ToolTask):
@@ -121,23 +123,42 @@ def relative_path(text: str) -> str | None:
     return path if ok else None
 
 
-def judge_paths(answer: str, expected: Iterable[str], wanted: str, unwanted: str) -> Verdict:
+def judge_paths(answer: str, expected: Iterable[str], wanted: str, unwanted: str, tree: Iterable[str] = ()) -> Verdict:
     """Right when the answer lists exactly the expected paths (in any order and list spelling, after a lead-in line
-    ending in a colon or not; none may be right);
+    ending in a colon or a lead-in ending in a colon on the first line, with a closing full stop or not; none may be
+    right); paths may be separated by spaces alone when no path of the expected list or of ``tree`` (the task's
+    file names) holds a space, so the reading is unambiguous;
     else how many are missing (``wanted``: "matching file(s)") and how many listed ones ``unwanted`` ("do not
     match")."""
+    expected = set(expected)
     lines = answer.strip().split("\n", 1)
     if len(lines) == 2 and lines[0].rstrip().endswith(":") and lines[1].strip():
         answer = lines[1]  # a lead-in line ("The matching files are:") names no path
+    else:
+        lead_in = _LEAD_IN.match(answer.strip())  # "The matching files are: a, b" on one line
+        if lead_in and lead_in.end() < len(answer.strip()):
+            answer = answer.strip()[lead_in.end():]
+    answer = answer.rstrip()
+    if answer.endswith(".") and not answer.endswith(".."):
+        answer = answer[:-1]  # a closing full stop ends the sentence, not the last path (no name ends in ".")
     paths = read_set(answer, relative_path, allow_empty=True)
+    if not any(" " in path or "\t" in path for path in (*expected, *tree)):
+        spaced = read_set(answer, relative_path, allow_empty=True, space_separated=True)
+        paths = spaced if spaced is not None else paths  # `echo $(find ...)`: "a.txt b/c.txt"
     if paths is None:
         return Verdict.unparsed("not a list of paths")
-    missing, extra = set(expected) - paths, paths - set(expected)
+    missing, extra = expected - paths, paths - expected
     if not missing and not extra:
         return Verdict.right()
     return Verdict.wrong(f"{len(missing)} {wanted} missing, {len(extra)} listed that {unwanted}")
 
 
-def path_list_spellings(paths: Sequence[str]) -> list[str]:
-    """A path list in other orders and list spellings: comma-separated and reversed, ``./`` prefixes, a bullet list."""
-    return [", ".join(reversed(paths)), "\n".join(f"./{p}" for p in paths), "\n".join(f"- {p}" for p in paths)]
+def path_list_spellings(paths: Sequence[str], tree: Iterable[str] = ()) -> list[str]:
+    """A path list in other orders and list spellings: comma-separated and reversed, ``./`` prefixes, a bullet list,
+    a one-line lead-in with a closing full stop, and (when no path holds a space) separated by spaces."""
+    spellings = [", ".join(reversed(paths)), "\n".join(f"./{p}" for p in paths), "\n".join(f"- {p}" for p in paths)]
+    if paths:
+        spellings.append(f"The matching files are: {', '.join(paths)}.")
+    if len(paths) > 1 and not any(" " in p for p in (*paths, *tree)):
+        spellings.append(" ".join(reversed(paths)))
+    return spellings

@@ -89,7 +89,7 @@ class FindByMtime(PreparedTreeTask):
         return tree_archive(problem.data["files"], mtimes=problem.data["mtimes"])
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        return judge_paths(answer, problem.data["matching"], "matching file(s)", "do not match")
+        return judge_paths(answer, problem.data["matching"], "matching file(s)", "do not match", tree=problem.data["files"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
@@ -108,7 +108,7 @@ class FindByMtime(PreparedTreeTask):
         return shell_plan([command], problem.answer or "")
 
     def spellings(self, problem: Problem) -> list[str]:
-        return path_list_spellings(problem.data["matching"])
+        return path_list_spellings(problem.data["matching"], tree=problem.data["files"])
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         matching = problem.data["matching"]

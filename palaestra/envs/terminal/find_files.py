@@ -86,13 +86,13 @@ class FindFiles(ShellTask):
                                                      if conditions.get(key)) + 2 * bool(conditions["skip"])
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        return judge_paths(answer, problem.data["matching"], "matching file(s)", "do not match")
+        return judge_paths(answer, problem.data["matching"], "matching file(s)", "do not match", tree=problem.data["files"])
 
     def plan(self, problem: Problem) -> list[str]:
         return shell_plan([_command(problem.data["conditions"])], problem.answer or "")
 
     def spellings(self, problem: Problem) -> list[str]:
-        return path_list_spellings(problem.data["matching"])
+        return path_list_spellings(problem.data["matching"], tree=problem.data["files"])
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         matching = problem.data["matching"]

@@ -129,7 +129,7 @@ class LogForensics(ShellTask):
         if form == "count":
             return [f"{answer}.", f"**{answer}**", f"{answer} requests"]
         if form == "hour":
-            return [str(int(answer)), f"{answer}:00", f"{answer}h"]
+            return [str(int(answer)), f"{answer}:00", f"{answer}h", f"{answer}:00-{(int(answer) + 1) % 24:02d}:00 UTC"]
         return [answer.capitalize(), f"The user is {answer}.", f"`{answer}`"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
@@ -142,9 +142,37 @@ class LogForensics(ShellTask):
         return [answer[:-1], f"{answer} or someone"]
 
 
+HOUR_RANGES = ("-", "\u2013", "\u2014", " to ")  # "17:00-18:00", "from 17:00 to 18:00"; " and " after "between" only
+
+
 def _hour(text: str) -> int | None:
-    text = text.strip().lower().removesuffix("h").removesuffix(":00").strip()
-    return int(text) if text.isdigit() and len(text) <= 2 and int(text) < 24 else None
+    """An hour of the day as written: ``17``, ``17h``, ``17:00``, ``17:00 UTC``, ``hour 17``, or the hour as a range
+    ``17:00-18:00``, ``17-18``, ``17:00-17:59``, ``between 17:00 and 18:00`` (one hour long, else None)."""
+    text = " ".join(text.strip().lower().split())
+    between = text.startswith("between ")  # "between 17:00 and 18:00" (a bare "17 and 18" is two hours)
+    text = text.removeprefix("hour ").removeprefix("between ").removeprefix("from ").strip()
+    text = text.removesuffix("utc").strip()
+    for mark in (*HOUR_RANGES, " and ") if between else HOUR_RANGES:
+        if mark in text:
+            start, _, end = text.partition(mark)
+            first, last = _clock(start), _clock(end)
+            if first is None or last is None or first[1] != 0:
+                return None
+            one_hour = last == ((first[0] + 1) % 24, 0) or last == (first[0], 59)
+            return first[0] if one_hour else None
+    point = _clock(text)
+    return point[0] if point is not None and point[1] == 0 else None
+
+
+def _clock(text: str) -> tuple[int, int] | None:
+    """``17``, ``17h``, ``17:00``, ``17:59``, ``17:00z`` as (hour, minute), else None."""
+    text = text.strip().removesuffix("utc").strip().removesuffix("z").removesuffix("h").strip()
+    hour, colon, minute = text.partition(":")
+    if not (hour.isdigit() and len(hour) <= 2 and int(hour) < 24):
+        return None
+    if not colon:
+        return int(hour), 0
+    return (int(hour), int(minute)) if minute in ("00", "59") else None
 
 
 def _logs(rng: random.Random, config: LogForensics.Config, services: list[str], users: list[str],

@@ -95,13 +95,13 @@ class TreeDiff(ShellTask):
         return len(data["files"]) / 2 + 2 * data["changes"] + QUESTION_WEIGHT[data["question"]] + 2 * data["ignored"]
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        return judge_paths(answer, problem.data["matching"], "qualifying file(s)", "do not qualify")
+        return judge_paths(answer, problem.data["matching"], "qualifying file(s)", "do not qualify", tree=problem.data["files"])
 
     def plan(self, problem: Problem) -> list[str]:
         return shell_plan([ORACLE.format(select=SELECT[problem.data["question"]])], problem.answer or "")
 
     def spellings(self, problem: Problem) -> list[str]:
-        return path_list_spellings(problem.data["matching"])
+        return path_list_spellings(problem.data["matching"], tree=problem.data["files"])
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         matching = problem.data["matching"]

@@ -107,13 +107,25 @@ class Backlinks(WebTask):
         key = " ".join((problem.answer or "").casefold().split())
         titles = {" ".join(r["title"].casefold().split()) for r in problem.data["records"]["site"]["pages"].values()}
 
+        pages = problem.data["records"]["site"]["pages"]
+
         def read(text: str) -> bool | None:
             said = " ".join(text.casefold().strip("\"'").split())
+            body, mark, path = said.removesuffix(")").rpartition(" (")
+            if not (mark and said.endswith(")")):
+                body, path = said, ""
+            said = body.strip("\"'`")  # "Title (/w/x1y2z3)": the page's path too, as the browser heads it
             for lead in ("the page that links to it is ", "the linking page is ", "the page is ", "the page ", "page ",
                          "the article ", "it is ", "the "):
-                if said.startswith(lead) and said[len(lead):] in titles:
-                    said = said[len(lead):]
-            return said == key if said in titles else None
+                if said.startswith(lead) and said[len(lead):].strip("\"'`") in titles:
+                    said = said[len(lead):].strip("\"'`")
+            if said not in titles:
+                return None
+            if path:  # the path must be that page's
+                record = pages.get(path.strip().strip("`"))
+                if record is None or " ".join(record["title"].casefold().split()) != said:
+                    return None
+            return said == key
 
         said = read_answer(answer, read)
         if said is None:
@@ -125,7 +137,7 @@ class Backlinks(WebTask):
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer or ""
-        return [answer.upper(), f"\"{answer}\"", f"The page {answer}.", f"{answer}."]
+        return [answer.upper(), f"\"{answer}\"", f"The page {answer}.", f"{answer}.", f"{answer} ({problem.data['linker']})"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         answer = problem.answer or ""

@@ -9,9 +9,12 @@ meets the rest. A site search over page titles is offered (it finds products by 
 help to compare them).
 
 The answer (the SKU, a random code) is unique: prices within a category are distinct. Near misses in
-every draw: cheaper products of that colour that are out of stock or rated too low, cheaper products of
-other colours, a cheaper qualifying product of that colour in another category, and listings not sorted
-by price (the best is often on a later page). The difficulty is the category's products plus the
+every draw, all cheaper than the answer: a product of that colour in stock but rated too low, one of that
+colour rated well enough but out of stock, and one of another colour in stock and rated well enough (since
+version 2: v1 drew one of the first two, so ignoring the stock paid in 57-77% of draws, ignoring the rating
+or the colour in 29-67%); more cheaper products of other colours, a cheaper qualifying product of that
+colour in another category, and listings not sorted by price (on a listing of several pages the answer is
+on the first one in about a quarter of draws over pages: reading page 1 only paid 27-44% in v1). The difficulty is the category's products plus the
 candidates cheaper than the answer.
 """
 
@@ -32,6 +35,7 @@ CATEGORIES = {"Lamps": "lamp", "Kettles": "kettle", "Backpacks": "backpack", "He
 COLOURS = ("black", "white", "red", "blue", "green")
 THRESHOLDS = ("3.5", "4.0", "4.5")
 EXAMPLE = "AB12CD"
+LATER_PAGE = 0.75  # a multi-page listing's answer drawn onto page 1 is moved to a later page this often
 
 
 def _money(cents: int) -> str:
@@ -45,6 +49,7 @@ class CheapestProduct(WebTask):
     description = "Find the cheapest in-stock, well-rated product of a colour across a shop's paginated category listing."
     tags = ("web", "navigation", "comparison", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow", "search")
+    version = 2  # v2: 3-7 cheaper near misses (rating, stock, colour) in every draw; the answer mostly past page 1
 
     @dataclass(frozen=True)
     class Config:
@@ -53,14 +58,14 @@ class CheapestProduct(WebTask):
         per_page: int
         slack: int
 
-    presets = (
-        Config(3, (1, 1), 5, 4),
-        Config(3, (1, 2), 5, 5),
-        Config(4, (2, 3), 5, 6),
-        Config(4, (2, 4), 6, 6),
-        Config(5, (3, 5), 6, 8),
+    presets = (  # v2: 8 or more per page (v1: 5-6), room for the 3-7 near misses cheaper than the answer
+        Config(3, (1, 1), 8, 4),
+        Config(3, (1, 2), 8, 5),
+        Config(4, (2, 3), 8, 6),
+        Config(4, (2, 4), 9, 6),
+        Config(5, (3, 5), 10, 8),
     )
-    growth = Growth(limits={"categories": 8, "per_page": 10, "slack": 16})
+    growth = Growth(limits={"categories": 8, "per_page": 12, "slack": 16})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         return self._draw(rng, config)
@@ -70,20 +75,31 @@ class CheapestProduct(WebTask):
         names = rng.sample(sorted(CATEGORIES), config.categories)
         asked, colour, threshold = names[0], rng.choice(COLOURS), rng.choice(THRESHOLDS)
         pages_count = rng.randint(*config.pages)
-        count = config.per_page * (pages_count - 1) + rng.randint(3, config.per_page)
+        # Cheaper than the answer: 2-5 products of its colour that each fail one condition (at least one only the
+        # rating, one only the stock) and 1-2 of other colours that meet the rest, so that a reader who skips a
+        # condition answers another product, and the answer's rank by price (among its colour, or overall) varies
+        # (v1: always one near miss of the colour, so "the second cheapest of the colour" paid 53-100%).
+        fails = ["rating", "stock", *(rng.choice(("rating", "stock")) for _ in range(rng.randint(0, 3)))]
+        others = 1 + rng.randint(0, 1)
+        rank = len(fails) + others
+        count = config.per_page * (pages_count - 1) + rng.randint(min(rank + 1, config.per_page), config.per_page)
         goods = sorted(self._products(rng, forge, asked, count), key=lambda g: g["price"])
-        rank = rng.randint(2, max(2, count // 2))  # products cheaper than the answer
         best = goods[rank]
         best.update(colour=colour, stock=True, rating=max(best["rating"], float(threshold)))
-        goods[0]["colour"] = colour  # a near miss of the colour, cheaper, that fails the stock or the rating
-        goods[1]["colour"] = rng.choice([c for c in COLOURS if c != colour])
-        for product in goods[:rank]:
-            if product["colour"] == colour and product["stock"] and product["rating"] >= float(threshold):
-                if rng.random() < 0.5:
-                    product["stock"] = False
-                else:
-                    product["rating"] = round(float(threshold) - rng.randint(1, 8) / 10, 1)
+        cheaper = goods[:rank]
+        rng.shuffle(cheaper)
+        for product, fail in zip(cheaper, fails):
+            product.update(colour=colour, stock=fail != "stock", rating=max(product["rating"], float(threshold)))
+            if fail == "rating":
+                product["rating"] = round(float(threshold) - rng.randint(1, 8) / 10, 1)
+        for product in cheaper[len(fails):]:
+            product.update(colour=rng.choice([c for c in COLOURS if c != colour]), stock=True,
+                           rating=max(product["rating"], float(threshold)))
         rng.shuffle(goods)
+        if count > config.per_page and goods.index(best) < config.per_page and rng.random() < LATER_PAGE:
+            later = rng.randrange(config.per_page, count)  # mostly not on the first page, which a lazy reader stops at
+            here = goods.index(best)
+            goods[here], goods[later] = goods[later], goods[here]
         catalogue = {asked: goods}
         for name in names[1:]:
             catalogue[name] = self._products(rng, forge, name, rng.randint(3, config.per_page))
@@ -119,7 +135,7 @@ class CheapestProduct(WebTask):
         rng.shuffle(pages["/"]["links"])
         candidates = sorted((g for g in goods if g["colour"] == colour and g["price"] <= best["price"]),
                             key=lambda g: g["price"])
-        budget = 1 + len(listing_route) + len(candidates) + config.slack
+        budget = 1 + len(listing_route) + 2 * len(candidates) + config.slack  # v2: a candidate may take a listing and a product page
         prompt = (
             f"You are shopping on a website whose start page is /. Find the cheapest product in the {asked} "
             f"category that is {colour}, in stock, and rated at least {threshold} stars. Use the tools to browse "

@@ -10,8 +10,10 @@ product by its model code, new: each shop sells it (with another name), and from
 at a lower price.
 
 The answer is the lowest total (items plus shipping) over the shops, in dollars and cents; totals are
-distinct by construction. In most draws the shop with the lowest unit price is not the cheapest delivered,
-so comparing prices alone fails. The difficulty is a third of the catalogue rows plus the shipping and deals
+distinct by construction. The shop with the lowest unit price is the cheapest delivered in one draw in as many
+as there are shops (chance), so comparing prices alone and working out that shop's total fails: in version 1 a
+draw where it was the best was kept one time in five, and as the lower price wins 9 draws in 10 between two
+shops, that rule was right in 63-71% of levels 0-1 and ~30% of levels 2-4. The difficulty is a third of the catalogue rows plus the shipping and deals
 pages plus the units plus the traps and rules in play.
 """
 
@@ -30,6 +32,7 @@ from palaestra.generators.knowledge import NameForge
 GOODS = ("blender", "drill", "lantern", "toaster", "router", "heater", "scale", "fan", "speaker", "kettle")
 SHOP_WORDS = ("Market", "Depot", "Store", "Outlet", "Bazaar", "Supply")
 PER_PAGE = 6
+ATTEMPTS = 400  # two shops: the lower price wins 9 draws in 10, so "it does not" takes ~10 draws (0.9^400 ~ 5e-19)
 
 
 @register
@@ -39,6 +42,7 @@ class CompareSites(WebTask):
     description = "Compare a product's delivered cost (price, shipping rules, deals) across several generated shops; answer the lowest total."
     tags = ("web", "navigation", "comparison", "arithmetic", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow")
+    version = 2  # v2: the lowest unit price wins at chance rate (v1: 63-71% of levels 0-1)
 
     @dataclass(frozen=True)
     class Config:
@@ -58,9 +62,11 @@ class CompareSites(WebTask):
     growth = Growth(limits={"shops": 8, "listed": (20, 30), "slack": 12})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        return retry(lambda: self._draw(rng, config), what="shops with one cheapest delivered total", attempts=80)
+        lowest_wins = rng.random() < 1 / config.shops  # the lowest unit price is the best deal at chance rate only
+        return retry(lambda: self._draw(rng, config, lowest_wins), what="shops with one cheapest delivered total",
+                     attempts=ATTEMPTS)
 
-    def _draw(self, rng: random.Random, config: Config) -> Problem | None:
+    def _draw(self, rng: random.Random, config: Config, lowest_wins: bool) -> Problem | None:
         forge = NameForge(rng)
         good = rng.choice(GOODS)
         model = f"{rng.choice('BCDFGHKMNPRSTVXZ')}{rng.choice('BCDFGHKMNPRSTVXZ')}-{rng.randint(100, 999)}"
@@ -114,7 +120,7 @@ class CompareSites(WebTask):
             totals.append(_total(price, units, rule, deal))
             prices.append(price)
         best = min(totals)
-        if totals.count(best) > 1 or (rng.random() < 0.8 and prices.index(min(prices)) == totals.index(best)):
+        if totals.count(best) > 1 or (prices.index(min(prices)) == totals.index(best)) != lowest_wins:
             return None
         budget = 1 + sum(1 + len(s["catalogue"]) + len(s["info"]) for s in shops) + config.slack
         prompt = (

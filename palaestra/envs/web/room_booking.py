@@ -13,7 +13,11 @@ wrong (v1 took it, and it scored the fifth of problems on the ``none`` side with
 
 Judged on the answer (the confirmation code the site gave, or ``none`` and its room) and the final records (the one
 booking the policy requires, or none at all). Near misses in every draw: cheaper rooms of the city taken
-on one night of the stay, or in hotels with too few stars; rooms of other cities besides. The budget
+on one night of the stay, or in hotels with too few stars; rooms of other cities besides. Since version 3 the
+answer has 2 to 4 cheaper rooms where the city has them, among them one free every night in a hotel of too few
+stars and one of enough stars taken one night, where the hotels allow (v2 left them to chance: booking the
+cheapest free room, stars unread, was right in 72-79% of draws; now ~5% from level 1, ~25% at level 0, whose
+two hotels per city often cannot hold both). The budget
 is short of the cheapest allowed stay in about a fifth of the problems. The difficulty is the city's rooms,
 the stay's nights and the cheaper near misses.
 
@@ -65,7 +69,8 @@ class RoomBooking(WebTask):
     description = "Book the cheapest room a travel policy allows (stars, free nights, budget) on a booking site, or none."
     tags = ("web", "navigation", "forms", "policy", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow", "fill_and_submit")
-    version = 2  # v2: "none" names the cheapest allowed room (its proof); v1 took a bare "none"
+    version = 3  # v3: a cheaper free room of too few stars and a cheaper one of enough stars in most draws
+    # v2: "none" names the cheapest allowed room (its proof); v1 took a bare "none"
     bare_verdicts = ("none",)
 
     @dataclass(frozen=True)
@@ -124,12 +129,13 @@ class RoomBooking(WebTask):
         for path, price in zip(city_rooms, prices):
             rooms[path]["price"] = price
         ranked = sorted(city_rooms, key=lambda p: rooms[p]["price"])
-        best = ranked[rng.randint(1, min(3, len(ranked) - 1))]
+        best = ranked[rng.randint(min(2, len(ranked) - 1), min(4, len(ranked) - 1))]  # v3: 2+ cheaper near misses
         stars = max(rooms[best]["stars"], min_stars)
         for room in rooms.values():
             if room["hotel_path"] == rooms[best]["hotel_path"]:
                 room["stars"] = stars
         rooms[best]["free"] = sorted(set(rooms[best]["free"]) | set(stay))
+        self._near_misses(rng, rooms, ranked[:ranked.index(best)], rooms[best]["hotel_path"], min_stars, stay)
         for path in ranked[:ranked.index(best)]:
             if rooms[path]["stars"] >= min_stars and set(stay) <= set(rooms[path]["free"]):
                 taken = rng.choice(stay)
@@ -229,6 +235,32 @@ class RoomBooking(WebTask):
         if named != [problem.data["route"][-1]]:
             return Verdict.wrong("that is not the cheapest room the policy allows")
         return Verdict.right()
+
+    @staticmethod
+    def _set_stars(rooms: dict[str, dict[str, Any]], hotel_path: str, stars: int) -> None:
+        for room in rooms.values():
+            if room["hotel_path"] == hotel_path:
+                room["stars"] = stars
+
+    def _near_misses(self, rng: random.Random, rooms: dict[str, dict[str, Any]], cheaper: list[str], best_hotel: str,
+                     min_stars: int, stay: list[str]) -> None:
+        """Among the rooms cheaper than the answer: one free every night of the stay in a hotel of too few stars, and
+        one in a hotel of enough stars (taken one night later), where two are (one of them, at random, where one is),
+        so that booking the cheapest free room, stars unread, or the cheapest of enough stars, nights unread, fails
+        (v2: in v1 the stars trap was left to chance, and the cheapest free room was right in 72-79%)."""
+        others = [path for path in cheaper if rooms[path]["hotel_path"] != best_hotel]
+        # a trap whose hotel leaves another cheaper room for the nights (else one of the two, at random)
+        both = [path for path in others if any(rooms[p]["hotel_path"] != rooms[path]["hotel_path"] for p in cheaper)]
+        roles = ["stars", "nights"] if both else [rng.choice(("stars", "nights"))]
+        others = both or others
+        if "stars" in roles and others:
+            trap = rng.choice(others)
+            self._set_stars(rooms, rooms[trap]["hotel_path"], rng.randint(2, min_stars - 1))
+            rooms[trap]["free"] = sorted(set(rooms[trap]["free"]) | set(stay))
+            cheaper = [path for path in cheaper if rooms[path]["hotel_path"] != rooms[trap]["hotel_path"]]
+        if "nights" in roles and cheaper and not any(rooms[path]["stars"] >= min_stars for path in cheaper):
+            raised = rng.choice(cheaper)  # the loop after this takes one night of its stay
+            self._set_stars(rooms, rooms[raised]["hotel_path"], rng.randint(min_stars, 5))
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data

@@ -15,6 +15,7 @@ word) lies elsewhere. The difficulty is the distance plus an eighth of the pages
 from __future__ import annotations
 
 import random
+import re
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,9 @@ from palaestra.verifiers.normalize import read_answer
 NOUNS = ("Bridge", "Abbey", "Festival", "Library", "Market", "Tower", "Garden", "Harbour", "Mill", "Theatre",
          "Lighthouse", "Canal", "Museum", "Chapel", "Square")
 START = "Main Page"
-SEPARATORS = ("->", "→", ">")
+SEPARATORS = ("->", "=>", "⇒", "→", "»", ">")  # "=>" before ">", which it holds
+LEAD_IN = re.compile(r"(?:the )?(?:shortest )?(?:route|path)(?: of fewest clicks)?(?: is ?:?| ?:) *", re.IGNORECASE)
+BULLET = re.compile(r"(?:[-*•]|\d{1,3}[.)]) +")
 MAX_STEPS = 60
 
 
@@ -45,11 +48,22 @@ def _distances(links: dict[int, list[int]]) -> dict[int, int]:
 
 
 def _split_route(text: str) -> list[str] | None:
+    """The titles of a route as written: joined by an arrow (``>``, ``->``, ``→``, ``=>``...), one per line (bullets
+    or numbers allowed) or by commas (no title holds one), after a lead-in ("Route:", "The shortest route is")."""
+    lead_in = LEAD_IN.match(text)
+    if lead_in:
+        text = text[lead_in.end():].strip()
     for separator in SEPARATORS:
         if separator in text:
             parts = [" ".join(part.split()) for part in text.split(separator, MAX_STEPS)]
             return parts if all(parts) else None
-    return None
+    lines = [line.strip() for line in text.split("\n", MAX_STEPS) if line.strip()]
+    if len(lines) > 1:
+        parts = [line[bullet.end():] if (bullet := BULLET.match(line)) else line for line in lines]
+    else:
+        parts = text.split(",", MAX_STEPS)
+    parts = [" ".join(part.split()) for part in parts]
+    return parts if len(parts) > 1 and all(parts) else None
 
 
 @register
@@ -150,7 +164,10 @@ class ShortestRoute(WebTask):
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer or ""
-        return [answer.replace(" > ", " -> "), answer.replace(" > ", " → "), answer.lower(), f"{answer}."]
+        titles = answer.split(" > ")
+        return [answer.replace(" > ", " -> "), answer.replace(" > ", " → "), answer.lower(), f"{answer}.",
+                answer.replace(" > ", " => "), "\n".join(f"{n}. {title}" for n, title in enumerate(titles, 1)),
+                ", ".join(titles), f"Route: {answer}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         answer = problem.answer or ""
