@@ -29,6 +29,7 @@ positions with castling rights, en passant and pins, which random placement woul
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 import chess
@@ -42,6 +43,7 @@ from palaestra.verifiers.sets import read_items
 
 _MAX_MOVES = 300  # more moves than any position has
 _COUNT_UNITS = ("moves", "legal moves", "move")
+_ONE_BULLET = re.compile(r"^[-*•]\s+([^\s,;]+)$")  # one move after a list bullet, alone on its line
 _TRAP_EXTRA_PLIES = 40  # random plies played past the drawn length, at most, to reach a position with a trap
 
 
@@ -169,10 +171,16 @@ def _move_shaped(item: str) -> str | None:
 def _verify_list(problem: Problem, answer: str) -> Verdict:
     board = chess.Board(problem.data["fen"])
     # Items split at commas, "and", new lines and bullets first (so "e2 to e4" stays one move), else at spaces too.
+    # A lead-in such as "Moves: " or "moves = " is dropped first (the reader's prefix rule); only when that reads
+    # nothing is the text read with the rule off, since it also cuts a SAN promotion at its "=" (d8=Q read as Q).
+    # A one-line answer that is one bulleted move ("- dxc6") loses its bullet (several bulleted lines already read).
+    bullet = _ONE_BULLET.match(answer.strip())
+    text = bullet.group(1) if bullet else answer
     written = None
-    for spaces in (False, True):
-        written = read_items(answer, _move_shaped, allow_empty=True, empty_words=CHESS_EMPTY_WORDS,
-                             space_separated=spaces, max_items=_MAX_MOVES, max_chars=LegalMoves.max_answer_chars)
+    for spaces, prefix in ((False, True), (False, False), (True, True), (True, False)):
+        written = read_items(text, _move_shaped, allow_empty=True, empty_words=CHESS_EMPTY_WORDS,
+                             space_separated=spaces, prefix=prefix, max_items=_MAX_MOVES,
+                             max_chars=LegalMoves.max_answer_chars)
         if written is not None:
             break
     if written is None:

@@ -48,7 +48,7 @@ DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 HOURS = tuple(range(9, 18))  # meeting start times
 NAMES = ("Ana", "Ben", "Chloe", "Dev", "Elif", "Femi", "Greta", "Hiro")
 _LEAD = r"^(?:(?:i\s+)?(?:propose|suggest)\s+|(?:how|what)\s+about\s+|(?:let's\s+)?meet(?:ing)?\s+)?(?:on\s+)?"
-_HOUR = r"(?:at\s+)?(?P<hour>\d{1,2})(?::00)?\s*(?P<half>[ap]\.?m\.?)?(?:\s*(?:-|–|to)\s*(?P<end>\d{1,2})(?::00)?\s*(?P<end_half>[ap]\.?m\.?)?)?\s*h?"
+_HOUR = r"(?:at\s+)?(?P<hour>\d{1,2})(?:[:.]00)?\s*(?P<half>[ap]\.?m\.?)?(?:\s*(?:-|–|to)\s*(?P<end>\d{1,2})(?:[:.]00)?\s*(?P<end_half>[ap]\.?m\.?)?)?\s*h?"
 _SLOT = re.compile(rf"{_LEAD}(?P<day>[a-z]+)\.?,?\s+{_HOUR}\s*\??$", re.IGNORECASE)
 _SLOT_HOUR_FIRST = re.compile(rf"{_LEAD}{_HOUR}\s*,?\s+on\s+(?P<day>[a-z]+)\.?\s*\??$", re.IGNORECASE)
 
@@ -135,7 +135,8 @@ class MeetingScheduling(MultiTurnTask):
         data = problem.data
         slot = read_slot(move)
         if slot is None:
-            return Outcome.invalid(state, "write a weekday and a start hour from 9 to 16, e.g. Tuesday 14:00")
+            why = f"write a weekday and a start hour from {HOURS[0]} to {HOURS[-1]}, e.g. Tuesday 14:00"
+            return Outcome.invalid(state, why)
         name = f"{DAYS[slot[0]]} {slot[1]}:00"
         if not _free(data["mine"], slot):
             return Outcome(state, Verdict.wrong("own calendar"), f"You are busy yourself on {name}.")
