@@ -39,6 +39,9 @@ CHESS_EMPTY_WORDS = ("0", "0 moves", "zero", "no moves", "no legal moves", "none
 
 _MOVE_NUMBER = re.compile(r"^\d{1,3}\s*\.+\s*")
 _ANNOTATION = re.compile(r"(?:[!?]+|\s*e\.p\.?)$", re.IGNORECASE)
+# a mate written otherwise than "#": "++" (older notation), "‡", a spaced "#", the word (check)mate, bracketed or not.
+# It is read as "#", which the board then checks like any mark.
+_MATE_MARK = re.compile(r"(?:\+\+|‡|\s+#|\s*\(\s*(?:check)?mate\s*\)|\s+(?:check)?mate)$", re.IGNORECASE)
 _SAN = r"[KQRBNP]?[a-h]?[1-8]?[-x:]?[a-h][1-8](?:=?[QRBN])?"  # also long algebraic (Qd4-g7, e7-e8=Q)
 _UCI = r"[a-h][1-8][a-h][1-8][QRBN]?"
 _CASTLING = r"[O0]-[O0](?:-[O0])?"
@@ -49,7 +52,7 @@ _SEQUENCE_SPLIT = re.compile(r"[\s,;]+|\d{1,3}\.+")
 
 def _clean(text: str) -> str:
     s = _MOVE_NUMBER.sub("", strip_wrappers(unify(text)).strip())
-    return _ANNOTATION.sub("", s.rstrip(".")).strip()
+    return _MATE_MARK.sub("#", _ANNOTATION.sub("", s.rstrip(".")).strip()).strip()
 
 
 def looks_like_move(text: str) -> bool:

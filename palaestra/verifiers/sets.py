@@ -57,9 +57,10 @@ EMPTY_WORDS = (
 
 _NAME = r"[A-Za-z][A-Za-z0-9]{0,15}(?:_\{?[A-Za-z0-9, ]{1,12}\}?)?"
 _VARIABLE = r"[A-Za-z](?:_\{?[A-Za-z0-9, ]{1,12}\}?)?"
-# "S = …", "x ∈ …", "x_{1,2} = …", "x: …" (one letter: "lambda: 1" is no lead-in), "The roots are …"
+# "S = …", "x ∈ …", "x_{1,2} = …", "x: …" (one letter: "lambda: 1" is no lead-in), "The roots are …"; not a chess
+# promotion ("d8=Q": the square is no name, the piece letter no value)
 _LEAD_IN = re.compile(
-    rf"^(?:(?P<name>{_NAME}) ?(?P<op>=|∈)|{_VARIABLE} ?:"
+    rf"^(?:(?P<name>{_NAME}) ?(?P<op>=(?![QRBNqrbn](?![A-Za-z0-9]))|∈)|{_VARIABLE} ?:"
     rf"|(?:the )?(?:solutions?|roots?|answers?|values?|elements?|items?|set|moves?)(?: of {_NAME})?"
     rf" ?(?:(?:is|are)\b ?:?|:)) ?",
     re.IGNORECASE,

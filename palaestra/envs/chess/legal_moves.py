@@ -171,16 +171,14 @@ def _move_shaped(item: str) -> str | None:
 def _verify_list(problem: Problem, answer: str) -> Verdict:
     board = chess.Board(problem.data["fen"])
     # Items split at commas, "and", new lines and bullets first (so "e2 to e4" stays one move), else at spaces too.
-    # A lead-in such as "Moves: " or "moves = " is dropped first (the reader's prefix rule); only when that reads
-    # nothing is the text read with the rule off, since it also cuts a SAN promotion at its "=" (d8=Q read as Q).
-    # A one-line answer that is one bulleted move ("- dxc6") loses its bullet (several bulleted lines already read).
+    # A one-line answer that is one bulleted move ("- dxc6") loses its bullet (several bulleted lines already read;
+    # the shared reader keeps a lone "- " since in a list of numbers it may be a minus sign).
     bullet = _ONE_BULLET.match(answer.strip())
     text = bullet.group(1) if bullet else answer
     written = None
-    for spaces, prefix in ((False, True), (False, False), (True, True), (True, False)):
+    for spaces in (False, True):
         written = read_items(text, _move_shaped, allow_empty=True, empty_words=CHESS_EMPTY_WORDS,
-                             space_separated=spaces, prefix=prefix, max_items=_MAX_MOVES,
-                             max_chars=LegalMoves.max_answer_chars)
+                             space_separated=spaces, max_items=_MAX_MOVES, max_chars=LegalMoves.max_answer_chars)
         if written is not None:
             break
     if written is None:

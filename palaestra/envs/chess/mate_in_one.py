@@ -20,7 +20,6 @@ are kept because the answer must be the one mating move.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 
 import chess
@@ -28,7 +27,6 @@ import chess
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.chess.common import diagram, read_chess_move
 from palaestra.verifiers.chess_moves import looks_like_move
-from palaestra.verifiers.normalize import strip_wrappers, unify
 
 _EDGE = [s for s in chess.SQUARES if chess.square_rank(s) in (0, 7) or chess.square_file(s) in (0, 7)]
 _DISTANCE = [[chess.square_distance(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
@@ -45,9 +43,6 @@ _PAWN_SQUARES = frozenset(s for s in chess.SQUARES if chess.square_rank(s) not i
 # before the (costly) move search keeps generation fast.
 _MAX_FLIGHTS = 2
 _EXAMPLE_TARGET = chess.H7  # the target square of the prompt's example move
-# a move, then a mate mark: ++ (older notation), a spaced #, or the word mate / checkmate (bracketed or not)
-_MATE_MARK = re.compile(r"^(?P<move>(?:\d{1,3}\s*\.+\s*)?\S+?)\s*(?:\+\+|#|‡|\(\s*(?:check)?mate\s*\)|\b(?:check)?mate)(?P<tail>[.!]*)$",
-                        re.IGNORECASE)
 _PIECE_LETTERS = {"Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT, "P": chess.PAWN}
 
 
@@ -106,7 +101,7 @@ class MateInOne(Task):
         return Problem(prompt=prompt, answer=answer, data={"fen": fen, "mates": len(mates), "checks": checks})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        text = _mate_marked(answer.strip())
+        text = answer.strip()  # a mate spelled out ("Qh7 mate", "Qh7++") is read as Qh7# by the move reader
         if len(text) > self.max_answer_chars or not looks_like_move(text):
             return Verdict.unparsed("expected one move in SAN or UCI notation")
         board = chess.Board(problem.data["fen"])
@@ -148,18 +143,6 @@ class MateInOne(Task):
         illegal = [s for s in chess.SQUARES if _DISTANCE[king][s] > 2]  # a king never moves that far
         wrong.append(chess.square_name(king) + chess.square_name(rng.choice(illegal)))
         return wrong
-
-
-def _mate_marked(text: str) -> str:
-    """``text`` with a spelled-out mate mark after the move (``Qh7 mate``, ``Qh7 (checkmate)``, ``Qh7++``, ``Qh7 #``)
-    written as ``Qh7#``, which the move reader reads; other text is returned unchanged. The mark is not trusted:
-    the move is still played and tested for mate."""
-    if len(text) > MateInOne.max_answer_chars:
-        return text
-    marked = _MATE_MARK.match(strip_wrappers(unify(text)))
-    if marked is None:
-        return text
-    return marked.group("move").rstrip("+#") + "#" + marked.group("tail")
 
 
 def _random_position(rng: random.Random, config: MateInOne.Config) -> chess.Board | None:
