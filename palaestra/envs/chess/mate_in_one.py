@@ -20,6 +20,7 @@ are kept because the answer must be the one mating move.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import chess
@@ -123,6 +124,16 @@ class MateInOne(Task):
             nodes += 1 + board.legal_moves.count()
             board.pop()
         return nodes / problem.data["mates"]
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        """Checking moves are few and the mate is one of them: the first check in alphabetical SAN is about chance
+        among them (0.43 / 0.24 / 0.17 / 0.07 / 0.20 at levels 0-4, 100 seeds)."""
+        def first_check(problem: Problem) -> str:
+            board = chess.Board(problem.data["fen"])
+            checks = sorted(board.san(move) for move in board.legal_moves if board.gives_check(move))
+            return checks[0] if checks else ""
+
+        return {"the first checking move in alphabetical SAN": first_check}
 
     def spellings(self, problem: Problem) -> list[str]:
         board = chess.Board(problem.data["fen"])
