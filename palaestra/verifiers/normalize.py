@@ -320,6 +320,9 @@ def read_answer(text: str, read: Callable[[str], T | None], *, units: Sequence[s
     return None
 
 
+_NEGATING = r"(?:no|not|never|wrong|incorrect|false|invalid)\b"  # words that deny the name they stand before
+
+
 def named(read: Callable[[str], T | None], subject: str) -> Callable[[str], T | None]:
     """``read``, that also reads the answer of a naming sentence about ``subject`` (a regular expression of nouns
     written by the env, never by the model): "The smallest period is 12", "The shortest path from A to D: A C D",
@@ -328,12 +331,18 @@ def named(read: Callable[[str], T | None], subject: str) -> Callable[[str], T | 
     The sentence must be the whole text: the answer after it is read whole, so a remark, a hedge or a
     retraction after it leaves the text unreadable, as everywhere in the answer grammar.
 
+    The name may be in bold (``**Period:** 12``); a name negated ("Not the period: 12", "The wrong period is 12")
+    says the answer is something else, and is not read.
+
     >>> read = named(lambda s: int(s) if s.isdigit() else None, "period")
     >>> read("12"), read("The smallest period is 12"), read("the period is 12, or 6"), read("The period: 12")
     (12, 12, None, 12)
+    >>> read("**Period:** 12"), read("Not the period: 12")
+    (12, None)
     """
-    pattern = re.compile(r"^(?:(?:the|an?|one)\s+)?(?:[a-z-]+\s+){0,3}?(?:" + subject + r")\b(?:\s+(?:of|for|from)\s+"
-                         r"[^\n=:]{1,40}?)?\s*(?:is|are|equals?|=|:)\s*(?=\S)", re.IGNORECASE)
+    pattern = re.compile(r"^(?P<bold>\*\*)?(?:(?:the|an?|one)\s+)?(?:(?!" + _NEGATING + r")[a-z-]+\s+){0,3}?(?:" + subject
+                         + r")\b(?:\s+(?:of|for|from)\s+[^\n=:*]{1,40}?)?\s*(?(bold)(?:\*\*)?)\s*"
+                         r"(?:is|are|equals?|=|:|,|—|–)\s*(?(bold)(?:\*\*)?)\s*(?=\S)", re.IGNORECASE)
 
     def core(text: str) -> T | None:
         value = read(text)

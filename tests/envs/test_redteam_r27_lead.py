@@ -139,3 +139,15 @@ def test_a_grid_plan_with_its_move_count_is_read_when_the_count_is_right(env_id:
     assert palaestra.score(problem, f"<answer>{problem.answer} ({moves} moves)</answer>").correct
     assert palaestra.score(problem, f"<answer>Route: {problem.answer} - {moves} steps.</answer>").correct
     assert not palaestra.score(problem, f"<answer>{problem.answer} ({moves + 1} moves)</answer>").correct
+
+
+def test_a_negated_name_is_not_read_and_a_bold_one_is() -> None:
+    from palaestra.verifiers.normalize import named
+
+    read = named(lambda s: int(s) if s.isdigit() else None, "period")
+    assert read("Not the period: 12") is None and read("The wrong period is 12") is None
+    assert read("**Period:** 12") == read("**The period is** 12") == read("The period, 12") == 12
+    path = palaestra.make("graphs/shortest_path", level=1).unwrapped.task.sample(1, 0)
+    route = path.answer.replace(" ", " -> ")
+    assert not palaestra.score(path, f"<answer>Not the shortest path: {route}</answer>").correct
+    assert palaestra.score(path, f"<answer>**Shortest path:** {route}</answer>").correct
