@@ -1,6 +1,7 @@
 """Red-team regressions (round 3, session 27) for the code family: repeated hidden tests in the multi-test
-stdin/stdout envs (a problem whose hidden tests were only the example's), and mutation_tests' shape example
-(copied with its true result, it killed every hidden mutant in 23% of level-0 problems)."""
+stdin/stdout envs (a problem whose hidden tests were only the example's); mutation_tests' shape example
+(copied with its true result, it killed every hidden mutant in 23% of level-0 problems); integer_sequence
+problems whose tests beyond the examples were all one value."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from palaestra.core.registry import make_source
 from palaestra.envs.code._polyglot import _example_indices
+from palaestra.envs.code.common import call_text, show
 from palaestra.envs.code.mutation_tests import SAFE_BUILTINS, compiled_function, source_of
 
 
@@ -49,3 +51,13 @@ def test_mutation_tests_copied_example_kills_few_mutants(level: int) -> None:
         rewards.append(source.verify(problem, line).reward)
     assert max(rewards) < 1.0  # before: 23% (level 0) and 7% (level 1) of problems fully solved by the copy
     assert sum(rewards) / len(rewards) < 0.15  # before: a mean reward of 0.46 and 0.36
+
+
+def test_integer_sequence_hidden_tests_are_not_one_value() -> None:
+    source = make_source("code/integer_sequence")
+    for seed in (51, 115, 127, *range(40)):  # before: seeds 51, 115, 127 hid only 0s, 43s, 0s beyond the examples
+        problem = source.sample(0, seed)
+        data = problem.data
+        unseen = [t for t in data["tests"] if f"{call_text(data['function'], t['args'])} == {show(t['expected'])}"
+                  not in problem.prompt]
+        assert len({repr(t["expected"]) for t in unseen}) >= 2, seed
