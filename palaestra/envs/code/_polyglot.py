@@ -337,6 +337,8 @@ def _multi_test_problem(
             return None
         params = {**params, template.modulus: modulus}
     inputs = [template.case_input(case, params) for case in cases]
+    if len(set(inputs)) < len(inputs):  # a repeated test adds nothing, and may only repeat the example's
+        return None
     answers = [template.answer(case, params) for case in cases[: len(sizes)]]
     if len(set(answers)) < min(min_distinct, len(answers)):
         return None

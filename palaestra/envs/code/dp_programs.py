@@ -257,7 +257,7 @@ class DpPrograms(StdioPolyglotTask):
     # 2: the tests' sizes in the data (the difficulty measure); 3: StdioTemplate.pinned constants; 4: a stated modulus
     # is one that some test's count reaches (StdioTemplate.modulus): leaving the modulus out passed 65-100% of the
     # run_limited, decodings and palindrome_cuts problems at levels 0-2
-    version = 4
+    version = 5  # v5: no repeated hidden test (a repeat could leave only the example's tests)
     templates = TEMPLATES
     Config = SizedConfig
     example_size = 5

@@ -204,7 +204,7 @@ class GoPrograms(StdioPolyglotTask):
     languages = LANGUAGES
     toolchains = LANGUAGES
     templates = TEMPLATES  # type: ignore[assignment]
-    version = 1
+    version = 2  # v2: no repeated hidden test (a repeat could leave only the example's tests)
 
     @dataclass(frozen=True)
     class Config:

@@ -393,7 +393,7 @@ class GraphPrograms(StdioPolyglotTask):
     what = "a graph problem with varied answers"
     # 2: the tests pin reachability's distance d (StdioTemplate.pinned): d off by one passed ~70% at L0; 3: dag_paths's
     # stated modulus is one that some test's count reaches (StdioTemplate.modulus): leaving it out passed every problem
-    version = 3
+    version = 4  # v4: no repeated hidden test (a repeat could leave only the example's tests)
 
     def config(self, level: int) -> SizedConfig:
         easy = ("components", "reachability", "bipartite")

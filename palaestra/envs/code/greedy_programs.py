@@ -292,7 +292,7 @@ class GreedyPrograms(StdioPolyglotTask):
     templates = TEMPLATES
     Config = SizedConfig
     what = "a greedy problem with varied answers"
-    version = 2  # the tests pin each template's stated constants (StdioTemplate.pinned): a gap off by one passed
+    version = 3  # v3: no repeated hidden test; v2: the tests pin each template's stated constants (StdioTemplate.pinned): a gap off by one passed
 
     def config(self, level: int) -> SizedConfig:
         easy = ("interval_selection", "meeting_rooms", "task_assignment")

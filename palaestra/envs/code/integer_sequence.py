@@ -35,9 +35,12 @@ from palaestra.envs.code.common import (
     dedupe_inputs,
     function_problem,
     function_tests,
+    pick_examples,
     rejects_near_misses,
     varied,
 )
+
+EXAMPLES = 3  # tests shown in the prompt
 
 
 @register
@@ -45,7 +48,7 @@ class IntegerSequence(FunctionTask):
     id = "code/integer_sequence"
     description = "Write a function for a generated integer recurrence, digit map, Collatz-like walk or count."
     tags = ("code", "programming", "math")
-    version = 2
+    version = 3  # v3: the hidden tests beyond the examples are never all one value (2% of level-0 problems were)
 
     @dataclass(frozen=True)
     class Config:
@@ -74,11 +77,14 @@ class IntegerSequence(FunctionTask):
             tests = function_tests(reference, dedupe_inputs(inputs))
             # each near miss (a clause left out, a constant off by one) fails some test
             pinned = rejects_near_misses(mutants, tests)
-            return (text, params, source, tests, spec) if varied(tests, at_least=4) and pinned else None
+            # the tests the prompt does not show take two values at least, so the examples plus one constant fail
+            shown = set(pick_examples(tests, EXAMPLES))
+            hidden_varied = varied([t for i, t in enumerate(tests) if i not in shown], at_least=2)
+            return (text, params, source, tests, spec) if varied(tests, at_least=4) and pinned and hidden_varied else None
 
         text, params, source, tests, spec = retry(draw, what="an integer function with varied results")
         return function_problem(function="solve", params=params, task_text=text, tests=tests,
-                                reference_source=source, examples=3, extra={"spec": spec})
+                                reference_source=source, examples=EXAMPLES, extra={"spec": spec})
 
     def difficulty(self, problem: Problem) -> float:
         """The recurrence's order or the number of conditions (2 for the other templates) plus log10 of the

@@ -353,6 +353,7 @@ class MutationTests(Task):
     tags = ("code", "testing", "mutation-testing")
     multiline = True
     verbatim = True  # each line is a test to run, read as written
+    version = 2  # v2: the prompt's shape example kills the fewest hidden mutants (copied, it solved 23% at level 0)
     toolchains: tuple[str, ...] = ()  # nothing runs in the sandbox: the tests are read as literals
     Config = Config
 
@@ -394,7 +395,10 @@ class MutationTests(Task):
             lines = [f"{name}({', '.join(show(a) for a in pool[i])}) == {show(wanted[i])}" for i in cover]
             rates = [len(k) / len(pool) for _, k in chosen]
             source = source_of(name, constants)
-            example_call = ", ".join(show(a) for a in pool[rng.randrange(len(pool))])
+            # the shape example is an input that kills the fewest hidden mutants: copied, it earns (almost) nothing
+            killed = [sum(i in by_index[m] for m in by_index) for i in range(len(pool))]
+            weakest = [i for i in range(len(pool)) if killed[i] == min(killed)]
+            example_call = ", ".join(show(a) for a in pool[rng.choice(weakest)])
             sorted_note = ", sorted where the function expects sorted lists" if "sorted" in CATALOGUE[name][0] else ""
             prompt = (
                 f"Here is a Python function:\n\n```python\n{source}```\n\nWrite at most {limit} test cases for it, one "

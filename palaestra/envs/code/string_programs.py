@@ -426,7 +426,7 @@ class StringPrograms(StdioPolyglotTask):
     id = "code/string_programs"
     # 3: pattern_search's tests reject off-by-one programs (its errors pinned, StdioTemplate.slips; matches planted
     # at the text's ends and overlapping): a window bound or the error count off by one passed 5-50% at level 0
-    version = 3
+    version = 4  # v4: no repeated hidden test (a repeat could leave only the example's tests)
     description = ("Write a stdin/stdout program (Python, C, C++ or JavaScript) for a generated string-algorithm "
                    "problem.")
     tags = ("code", "programming", "stdio", "strings", "multi-language")
