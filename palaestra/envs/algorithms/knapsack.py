@@ -178,7 +178,7 @@ def _swap_climb(items: list[list[int]], capacity: int) -> list[int]:
     items in for at most one out (the first best in index order)."""
     chosen = set(_greedy(items, capacity))
     for _ in range(4 * len(items)):  # each move gains at least 1 of a bounded value; a generous cap
-        weight, value = sum(items[i][0] for i in chosen), _value(items, list(chosen))
+        weight = sum(items[i][0] for i in chosen)
         outside = [i for i in range(len(items)) if i not in chosen]
         ins = [(i,) for i in outside] + [(i, j) for k, i in enumerate(outside) for j in outside[k + 1:]]
         best: tuple[int, int | None, tuple[int, ...]] | None = None
