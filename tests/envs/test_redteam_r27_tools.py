@@ -96,3 +96,104 @@ def test_edit_distance_no_greedy_scan_is_optimal(level):
     task = make_source("algorithms/edit_distance")
     problems = [task.sample(level, seed) for seed in range(25)]
     assert not any(task.check(p, task.format_answer(text)).correct for p in problems for text in _scan_alignments(p))
+
+
+def _knapsack_hill_climb(problem) -> str:
+    # value-per-weight greedy, then while some move (add one; swap one out for one in) gains, make the best
+    items, capacity = problem.data["items"], problem.data["capacity"]
+    chosen: set[int] = set()
+    for i in sorted(range(len(items)), key=lambda i: (-items[i][1] / items[i][0], i)):
+        if sum(items[j][0] for j in chosen) + items[i][0] <= capacity:
+            chosen.add(i)
+    for _ in range(100):
+        weight, value = sum(items[i][0] for i in chosen), sum(items[i][1] for i in chosen)
+        moves = [(value - (items[o][1] if o is not None else 0) + items[i][1], o, i)
+                 for o in (None, *chosen) for i in range(len(items)) if i not in chosen
+                 and weight - (items[o][0] if o is not None else 0) + items[i][0] <= capacity]
+        gain = max(moves, default=None, key=lambda m: m[0])
+        if gain is None or gain[0] <= value:
+            break
+        chosen.discard(gain[1])
+        chosen.add(gain[2])
+    return ", ".join(problem.data["names"][i] for i in sorted(chosen)) or "none"
+
+
+@pytest.mark.parametrize("level", [2, 4])
+def test_knapsack_greedy_improved_by_swaps_earns_nothing(level):
+    # v3: 0.48/0.29 of levels 2/4 (with two-in-one-out moves too: 0.62/0.39)
+    assert _solved("algorithms/knapsack", level, _knapsack_hill_climb) == 0
+
+
+def _first_fit(problem) -> str:
+    # items in the listed order into the first bin with room
+    names, sizes, capacity = problem.data["names"], problem.data["sizes"], problem.data["capacity"]
+    bins: list[list[int]] = []
+    for i, size in enumerate(sizes):
+        spot = next((b for b in bins if sum(sizes[j] for j in b) + size <= capacity), None)
+        if spot is None:
+            bins.append([i])
+        else:
+            spot.append(i)
+    return "\n".join(" ".join(names[i] for i in b) for b in bins)
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_bin_packing_plain_first_fit_earns_nothing(level):
+    # v1: first fit was optimal for 0.85/0.20 of levels 1/2 (level 1 was not redrawn; level 2 only against FFD)
+    assert _solved("algorithms/bin_packing", level, _first_fit) == 0
+
+
+def _deadline_rate_then_swaps(problem) -> str:
+    # profit per unit of time while the set stays on time, then the best add / one-for-one swap while it gains
+    jobs, names = problem.data["jobs"], problem.data["names"]
+
+    def profit(chosen):
+        time = total = 0
+        for i in sorted(chosen, key=lambda j: (jobs[j][1], j)):
+            time += jobs[i][0]
+            if time > jobs[i][1]:
+                return None
+            total += jobs[i][2]
+        return total
+
+    chosen: set[int] = set()
+    for i in sorted(range(len(jobs)), key=lambda i: (-jobs[i][2] / jobs[i][0], i)):
+        if profit(chosen | {i}) is not None:
+            chosen.add(i)
+    for _ in range(100):
+        now = profit(chosen)
+        moves = [(profit((chosen - {o}) | {i}), o, i) for o in (None, *chosen) for i in range(len(jobs)) if i not in chosen]
+        best = max((m for m in moves if m[0] is not None), default=None, key=lambda m: m[0])
+        if best is None or best[0] <= now:
+            break
+        chosen = (chosen - {best[1]}) | {best[2]}
+    return " ".join(names[i] for i in sorted(chosen, key=lambda j: (jobs[j][1], j)))
+
+
+@pytest.mark.parametrize("level", [2, 4])
+def test_deadline_scheduling_greedy_improved_by_swaps_earns_nothing(level):
+    # v2: 0.65/0.43 of levels 2/4
+    assert _solved("algorithms/deadline_scheduling", level, _deadline_rate_then_swaps) == 0
+
+
+def _coin_any_count_then_greedy(problem) -> str:
+    # each coin value and each count of it, the rest paid largest first with the other values; the fewest coins
+    coins, amount = problem.data["coins"], problem.data["amount"]
+
+    def greedy(values, left):
+        out = []
+        for coin in sorted(values, reverse=True):
+            out += [coin] * (left // coin)
+            left %= coin
+        return out if left == 0 else None
+
+    ways = [[coin] * count + rest for coin in coins for count in range(amount // coin + 1)
+            if (rest := greedy([c for c in coins if c != coin], amount - count * coin)) is not None]
+    best = min(ways, key=len, default=None)
+    return " + ".join(map(str, best)) if best else "0"
+
+
+@pytest.mark.parametrize("level", [2, 4])
+def test_coin_change_any_coins_count_then_largest_first_earns_nothing(level):
+    # v2: 0.80/0.66 of levels 2/4 (level 1 is left: 0.94)
+    assert _solved("algorithms/coin_change", level, _coin_any_count_then_greedy) == 0

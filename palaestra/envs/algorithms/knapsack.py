@@ -180,7 +180,7 @@ def _swap_climb(items: list[list[int]], capacity: int) -> list[int]:
     for _ in range(4 * len(items)):  # each move gains at least 1 of a bounded value; a generous cap
         weight = sum(items[i][0] for i in chosen)
         outside = [i for i in range(len(items)) if i not in chosen]
-        ins = [(i,) for i in outside] + [(i, j) for k, i in enumerate(outside) for j in outside[k + 1:]]
+        ins: list[tuple[int, ...]] = [(i,) for i in outside] + [(i, j) for k, i in enumerate(outside) for j in outside[k + 1:]]
         best: tuple[int, int | None, tuple[int, ...]] | None = None
         for out in (None, *sorted(chosen)):
             freed = (items[out][0], items[out][1]) if out is not None else (0, 0)
