@@ -3,8 +3,10 @@
 Denominations are random (not a canonical coin system), and from level 1 on instances are
 redrawn until the greedy method (largest coin first) uses more coins than necessary or fails, and so
 does its common repair (each possible count of the largest coin, the rest paid greedily; it still found
-the optimum in 0.53-0.57 of levels 1-4 of version 1), so the dynamic programme is needed. Both are
-declared to the kit. The verifier accepts **any** minimum solution: coins of the
+the optimum in 0.53-0.57 of levels 1-4 of version 1), and (version 3) its two generalisations: each possible
+count of **any one** coin, the rest paid largest first with the other coins (0.94/0.80/0.66 of levels 1/2/4 of
+version 2), and largest first without one or two of the coin values (0.31/0.27/0.19), from level 2 on (level 1, 3 coins up
+to 25, has too few instances that beat them; the first still pays 0.94 there), so the dynamic programme is needed. All four are declared to the kit. The verifier accepts **any** minimum solution: coins of the
 given denominations, summing to the amount, as few as the optimum (dynamic programme at generation).
 """
 
@@ -14,6 +16,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import combinations
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
@@ -29,7 +32,7 @@ class CoinChange(Task):
     family = "algorithms"
     description = "Make an amount with the fewest coins of the given denominations."
     tags = ("algorithms", "dynamic-programming", "optimization")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -37,13 +40,14 @@ class CoinChange(Task):
         largest_coin: int
         amount: tuple[int, int]
         beat_greedy: bool
+        beat_generalised: bool = False  # also the two generalised repairs (from level 2: level 1's space is too small)
 
     presets = (
         Config(coins=3, largest_coin=20, amount=(15, 50), beat_greedy=False),
         Config(coins=3, largest_coin=25, amount=(30, 70), beat_greedy=True),
-        Config(coins=4, largest_coin=30, amount=(50, 100), beat_greedy=True),
-        Config(coins=5, largest_coin=40, amount=(80, 160), beat_greedy=True),
-        Config(coins=6, largest_coin=60, amount=(150, 300), beat_greedy=True),
+        Config(coins=4, largest_coin=30, amount=(50, 100), beat_greedy=True, beat_generalised=True),
+        Config(coins=5, largest_coin=40, amount=(80, 160), beat_greedy=True, beat_generalised=True),
+        Config(coins=6, largest_coin=60, amount=(150, 300), beat_greedy=True, beat_generalised=True),
     )
     growth = Growth()
 
@@ -55,13 +59,13 @@ class CoinChange(Task):
             if best is None:
                 return None
             if config.beat_greedy:
-                for rule in (_greedy, _greedy_varying_largest):
+                for rule in list(_RULES.values())[: 4 if config.beat_generalised else 2]:
                     greedy = rule(coins, amount)
                     if greedy is not None and len(greedy) == len(best):
                         return None
             return coins, amount, best
 
-        coins, amount, best = retry(draw, what="coins that greedy change-making gets wrong")
+        coins, amount, best = retry(draw, what="coins that greedy change-making gets wrong", attempts=5000)
         stranger = next(v for v in range(2, 2 * config.largest_coin) if v not in coins)  # the example is no answer
         prompt = (
             f"Coins come in the values {', '.join(map(str, coins))}, with as many coins of each value as you like. "
@@ -79,8 +83,7 @@ class CoinChange(Task):
 
             return pay
 
-        return {"largest coin first": policy(_greedy),
-                "each count of the largest coin, the rest largest first": policy(_greedy_varying_largest)}
+        return {name: policy(rule) for name, rule in _RULES.items()}
 
     def difficulty(self, problem: Problem) -> float:
         """Amount times the number of denominations (the dynamic programme's table)."""
@@ -159,3 +162,38 @@ def _greedy(coins: list[int], amount: int) -> list[int] | None:
             out.append(coin)
             amount -= coin
     return out if amount == 0 else None
+
+
+def _greedy_varying_any(coins: list[int], amount: int) -> list[int] | None:
+    """For each coin value and each possible count of it (most first), the rest paid greedily with the other coins;
+    the fewest coins among the ways that pay exactly (the first found on ties), or None when none does."""
+    best = None
+    for coin in sorted(coins, reverse=True):
+        others = [c for c in coins if c != coin]
+        for count in range(amount // coin, -1, -1):
+            rest = _greedy(others, amount - count * coin) if others else ([] if count * coin == amount else None)
+            if rest is not None and (best is None or count + len(rest) < len(best)):
+                best = sorted([coin] * count + rest, reverse=True)
+    return best
+
+
+def _greedy_some_values(coins: list[int], amount: int) -> list[int] | None:
+    """Largest coin first without one or two of the coin values (or none left out): the fewest coins over these
+    choices (the first found on ties), or None when none pays exactly. Quadratic in the number of values."""
+    best = None
+    dropped = [(), *((k,) for k in range(len(coins))), *combinations(range(len(coins)), 2)]
+    for left_out in dropped:
+        kept = [c for k, c in enumerate(coins) if k not in left_out]
+        paid = _greedy(kept, amount) if kept else None
+        if paid is not None and (best is None or len(paid) < len(best)):
+            best = paid
+    return best
+
+
+# The rules a drawn instance must beat (from level 1 on), by the name the kit shows.
+_RULES: dict[str, Callable[[list[int], int], list[int] | None]] = {
+    "largest coin first": _greedy,
+    "each count of the largest coin, the rest largest first": _greedy_varying_largest,
+    "each count of any one coin, the rest largest first": _greedy_varying_any,
+    "largest coin first without one or two of the coin values": _greedy_some_values,
+}
