@@ -103,8 +103,13 @@ class EditDistance(Task):
         return {name: rule(index) for index, name in enumerate(names)}
 
     def difficulty(self, problem: Problem) -> float:
-        """Total length of the two strings."""
-        return float(len(problem.data["first"]) + len(problem.data["second"]))
+        """Total length of the two strings, plus the edits the best alignment needs, plus a tenth of the columns
+        between its first and last gap (the look-ahead a scan needs to place them; version 3's redraws leave level
+        1's problems alike in lengths and edits)."""
+        top, _, bottom = (problem.answer or "").partition("\n")
+        gaps = [i for i, pair in enumerate(zip(top, bottom)) if "-" in pair]
+        span = gaps[-1] - gaps[0] if gaps else 0
+        return float(len(problem.data["first"]) + len(problem.data["second"]) + problem.data["distance"]) + span / 10
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         lines = _read_lines(answer)
