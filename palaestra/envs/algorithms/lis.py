@@ -111,22 +111,14 @@ def _adjacent_run(sequence: list[int]) -> list[int]:
     return best
 
 
-def _climb(values: list[int]) -> list[int]:
-    """Every value larger than the last taken, from the first."""
+def _climb(values: list[int], lowering: bool = False) -> list[int]:
+    """Every value larger than the last taken, from the first; ``lowering``: a value between the last two taken also
+    replaces the last."""
     taken = [values[0]]
     for value in values[1:]:
         if value > taken[-1]:
             taken.append(value)
-    return taken
-
-
-def _climb_lowering(values: list[int]) -> list[int]:
-    """As :func:`_climb`, but a value between the last two taken replaces the last."""
-    taken = [values[0]]
-    for value in values[1:]:
-        if value > taken[-1]:
-            taken.append(value)
-        elif len(taken) >= 2 and taken[-2] < value < taken[-1]:
+        elif lowering and len(taken) >= 2 and taken[-2] < value < taken[-1]:
             taken[-1] = value
     return taken
 
@@ -152,7 +144,7 @@ _GREEDY: dict[str, Callable[[list[int]], list[int]]] = {
     "longest run of adjacent rises": _adjacent_run,
     "climb from the first value": _climb,
     "climb from the smallest value": lambda sequence: _climb(sequence[sequence.index(min(sequence)):]),
-    "climb lowering the last value, from every start": _every_start(_climb_lowering),
+    "climb lowering the last value, from every start": _every_start(lambda values: _climb(values, lowering=True)),
     "smallest larger value next, from every start": _every_start(_smallest_next),
 }
 
