@@ -151,3 +151,25 @@ def test_a_negated_name_is_not_read_and_a_bold_one_is() -> None:
     route = path.answer.replace(" ", " -> ")
     assert not palaestra.score(path, f"<answer>Not the shortest path: {route}</answer>").correct
     assert palaestra.score(path, f"<answer>**Shortest path:** {route}</answer>").correct
+
+
+def test_comparison_qa_names_the_compared_values_with_the_winner() -> None:
+    """v6 took the winner's name alone: naming the first of the two names a level 0-1 question gives scored 0.36-0.38
+    (a coin flip on the comparisons). v7 asks for the two compared values too, in the question's order."""
+    import re
+
+    task = palaestra.make("tools/comparison_qa", level=0).unwrapped.task
+    checked = 0
+    for level in (0, 1):
+        for seed in range(30):
+            problem = task.sample(level, seed)
+            if problem.data["question"]["answer_type"] == "yes_no":
+                continue
+            name, first, second = problem.answer.split(", ")
+            sides = re.search(r", (.+) or (.+)\?", problem.data["question"]["text"])
+            assert sides is not None
+            assert not task.judge(problem, sides.group(1)).correct and not task.judge(problem, name).correct
+            assert task.judge(problem, f"{name} ({int(first):,} vs {int(second):,})").correct
+            assert not task.judge(problem, f"{name}, {second}, {first}").correct
+            checked += 1
+    assert checked >= 30

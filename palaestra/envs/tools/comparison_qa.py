@@ -9,6 +9,11 @@ through a path of 1-2 relations that must be resolved first. The compared values
 so the answer is unique. The skill: finding two facts in parallel and comparing them, not chaining.
 The difficulty is the number of facts needed plus the world's size in units of 20 people.
 
+Version 7: the other questions ask for the two compared values after the winner's name, in the order the question
+names the two sides (``Greiston Higeek, 1912, 1946``): naming the first of the two names the question gives scored
+0.36-0.38 at levels 0-1 (a coin flip on the compared ones), and the values are the comparison's certificate, found
+only in the documents. Thousands separators are read (``1,855,258``).
+
 Version 5: the yes/no questions (a quarter of the problems at every level) ask for the two birth countries with the
 verdict. A bare ``no`` (the commoner side) scored 0.13-0.15 at levels 2-4, a coin flip the top level must not pay;
 the countries are the verdict's certificate and can only be found in the documents.
@@ -48,7 +53,7 @@ class ComparisonQa(ToolTask):
     description = "Compare two entities on a fact found by searching a generated document collection."
     tags = ("tools", "multi-turn", "search", "retrieval", "comparison")
     tool_names = ("search", "open")
-    version = 6  # v6: paths are drawn to end at the compared kind (blind walks took up to 3 s); v5: a yes/no answer
+    version = 7  # v7: a comparison's answer names the two compared values; v6: paths are drawn to end at the compared kind (blind walks took up to 3 s); v5: a yes/no answer
     # names the two birth countries (a bare "no" was a coin flip that paid)
     bare_verdicts = ("yes", "no")
 
@@ -85,7 +90,11 @@ class ComparisonQa(ToolTask):
                     f"them (one country when both were born there), e.g. <answer>{_NO_EXAMPLE}</answer> or "
                     f"<answer>{_YES_EXAMPLE}</answer>.")
         else:
-            form = f"Answer with the name (an alias also counts), e.g. <answer>{qa.example_answer(question)}</answer>."
+            values = _compared_values(question)
+            answer = f"{question.answer}, {values[0]}, {values[1]}"
+            example = _POPULATION_EXAMPLE if _is_population(question) else _YEAR_EXAMPLE
+            form = ("Answer with the name (an alias also counts), then the two values you compared, in the order the "
+                    f"question names the two sides, e.g. <answer>{qa.example_answer(question)}, {example}</answer>.")
         prompt = f"{qa.INTRO}\n\nQuestion: {question.text}\n\n{form}\n\n{self.tools_prompt(budget)}"
         data = {"corpus": knowledge.corpus_spec(seed, config.corpus), "question": question.to_dict(), "budget": budget}
         if countries:
@@ -111,9 +120,17 @@ class ComparisonQa(ToolTask):
             if verdict != (question.answer == "yes") or named[0] not in a or named[1] not in b:
                 return Verdict.wrong("incorrect")
             return Verdict.right()
-        return qa.judge_named_answer(answer, question)
+        if len(answer) > qa.MAX_ANSWER_CHARS:
+            return Verdict.wrong("answer too long")
+        compared = read_answer(answer, _read_comparison)
+        if compared is None:
+            return Verdict.unparsed("answer with the name, then the two compared values (e.g. Mira Tolvek, 1931, 1958)")
+        name, values = compared
+        if values != _compared_values(question):
+            return Verdict.wrong("the compared values are not the documents' (in the order the question names them)")
+        return qa.judge_named_answer(name, question)
 
-    def plan(self, problem: Problem) -> list[str]:
+    def plan(self, problem: Problem) -> list[str]:  # the lookups, then the answer with its certificate
         question = qa.question_of(problem)
         return [*qa.lookup_moves(qa.corpus_of(problem), question.facts), str(problem.answer)]
 
@@ -123,7 +140,9 @@ class ComparisonQa(ToolTask):
             word, (a, b) = question.answer, problem.data["countries"]
             return [f"{word.capitalize()}: {a[-1]}; {b[-1]}", f"{word.upper()} - {a[0]} and {b[0]}.",
                     f"**{word}**, {a[0]}, {b[-1]}"]
-        return [*question.accepted(), f"**{question.answer}**"]
+        first, second = _compared_values(question)
+        return [*(f"{name}, {first}, {second}" for name in question.accepted()), f"**{question.answer}** ({first:,} vs "
+                f"{second:,})", f"{question.answer}: {first} and {second}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         question = qa.question_of(problem)
@@ -136,7 +155,9 @@ class ComparisonQa(ToolTask):
         compared = {str(s) for s, relation, _ in question.facts
                     if relation in ("birth_year", "founding_year", "population")}
         loser = next(world.entities[e].name for e in sorted(compared) if world.entities[e].name != question.answer)
-        return [loser, f"{question.answer} or {loser}", "not in the corpus"]
+        first, second = _compared_values(question)
+        return [loser, f"{question.answer} or {loser}", "not in the corpus", str(question.answer),
+                f"{loser}, {first}, {second}", f"{question.answer}, {second}, {first}", f"{question.answer}, {first}"]
 
 
 def _read_verdict(text: str) -> tuple[bool, tuple[str, ...]] | None:
@@ -161,3 +182,37 @@ def _without_lead(key: str) -> str:
         if key.startswith(lead):
             return normalize(key[len(lead):])
     return key
+
+
+_COMPARED = ("birth_year", "founding_year", "population")
+_YEAR_EXAMPLE, _POPULATION_EXAMPLE = "1931, 1958", "402113, 95870"  # fixed placeholders, never the documents'
+# "Name, 1912, 1946", "Name (1,855,258 vs 1,178,100)", "Name: 1912 and 1946." (whole numbers, thousands separators)
+_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+")
+_NAME_END = re.compile(r"[\s,;:(–—-]+$")
+_BETWEEN = re.compile(r"[\s,;/]*(?:(?:and|vs\.?|versus)[\s,;/]*)?")
+_AFTER = re.compile(r"[\s)]*\.?\s*")
+
+
+def _compared_values(question: knowledge.Question) -> tuple[int, int]:
+    """The two compared values, in the order the question names the sides."""
+    found = [int(value) for _, relation, value in question.facts if relation in _COMPARED]
+    return found[0], found[1]
+
+
+def _is_population(question: knowledge.Question) -> bool:
+    return any(relation == "population" for _, relation, _ in question.facts)
+
+
+def _read_comparison(text: str) -> tuple[str, tuple[int, int]] | None:
+    """``(name, (first value, second value))`` from ``Name, 1912, 1946`` and the forms above, or None: exactly two
+    numbers after the name, nothing but a separator between them and nothing but a bracket or a full stop after."""
+    numbers = list(_NUMBER.finditer(text))
+    if len(numbers) != 2:
+        return None
+    first, second = numbers
+    if not _BETWEEN.fullmatch(text, first.end(), second.start()) or not _AFTER.fullmatch(text, second.end()):
+        return None
+    name = _NAME_END.sub("", text[: first.start()])
+    if not name:
+        return None
+    return name, (int(first.group().replace(",", "")), int(second.group().replace(",", "")))
