@@ -107,9 +107,9 @@ class ComparisonQa(ToolTask):
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         question = qa.question_of(problem)
+        if len(answer) > qa.MAX_ANSWER_CHARS:
+            return Verdict.wrong("answer too long")
         if question.answer_type == "yes_no":
-            if len(answer) > qa.MAX_ANSWER_CHARS:
-                return Verdict.wrong("answer too long")
             said = read_answer(answer, _read_verdict)
             if said is None:
                 return Verdict.unparsed("answer yes or no, then the country each was born in (e.g. no, A, B)")
@@ -120,8 +120,6 @@ class ComparisonQa(ToolTask):
             if verdict != (question.answer == "yes") or named[0] not in a or named[1] not in b:
                 return Verdict.wrong("incorrect")
             return Verdict.right()
-        if len(answer) > qa.MAX_ANSWER_CHARS:
-            return Verdict.wrong("answer too long")
         compared = read_answer(answer, _read_comparison)
         if compared is None:
             return Verdict.unparsed("answer with the name, then the two compared values (e.g. Mira Tolvek, 1931, 1958)")
@@ -188,7 +186,7 @@ _COMPARED = ("birth_year", "founding_year", "population")
 _YEAR_EXAMPLE, _POPULATION_EXAMPLE = "1931, 1958", "402113, 95870"  # fixed placeholders, never the documents'
 # "Name, 1912, 1946", "Name (1,855,258 vs 1,178,100)", "Name: 1912 and 1946." (whole numbers, thousands separators)
 _NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+")
-_NAME_END = re.compile(r"[\s,;:(–—-]+$")
+_NAME_END = " \t\n,;:(–—-"  # separators between the name and the first value (stripped, not matched: linear)
 _BETWEEN = re.compile(r"[\s,;/]*(?:(?:and|vs\.?|versus)[\s,;/]*)?")
 _AFTER = re.compile(r"[\s)]*\.?\s*")
 
@@ -212,7 +210,7 @@ def _read_comparison(text: str) -> tuple[str, tuple[int, int]] | None:
     first, second = numbers
     if not _BETWEEN.fullmatch(text, first.end(), second.start()) or not _AFTER.fullmatch(text, second.end()):
         return None
-    name = _NAME_END.sub("", text[: first.start()])
+    name = text[: first.start()].rstrip(_NAME_END)
     if not name:
         return None
     return name, (int(first.group().replace(",", "")), int(second.group().replace(",", "")))
