@@ -13,6 +13,8 @@ Example::
     (['B', 'D', 'A'], None)
     >>> read_intervals("[1, 5], [7, 9]"), read_intervals("(1,5) (7,9)"), read_intervals("1-5, 7-9")
     ([(1, 5), (7, 9)], [(1, 5), (7, 9)], [(1, 5), (7, 9)])
+    >>> differencing_split([8, 7, 6, 5, 4])  # sizes 5 + 4 + 7 against 6 + 8
+    ([1, 3, 4], [0, 2])
 """
 
 from __future__ import annotations
@@ -151,3 +153,19 @@ def sample_letters(rng: random.Random, count: int) -> tuple[list[str], list[str]
         raise ValueError("between 0 and 23 letters")
     chosen = sorted(rng.sample(string.ascii_uppercase, count))
     return chosen, [c for c in string.ascii_uppercase if c not in chosen]
+
+
+def differencing_split(sizes: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Karmarkar-Karp differencing over items: repeatedly set the two largest (remaining) totals against each other,
+    replacing them by their difference, then undo the replacements into two groups of item indices (the textbook
+    two-way split heuristic; not optimal in general)."""
+    # (total, tie-break, indices kept with the total, indices opposite it), largest first
+    items: list[tuple[int, int, list[int], list[int]]] = sorted(
+        ((size, -i, [i], []) for i, size in enumerate(sizes)), reverse=True)
+    count = 0
+    for _ in range(len(sizes) - 1):  # each step merges two entries into one
+        big, small = items[0], items[1]
+        count += 1
+        merged = (big[0] - small[0], len(sizes) + count, big[2] + small[3], big[3] + small[2])
+        items = sorted([merged, *items[2:]], reverse=True)
+    return (sorted(items[0][2]), sorted(items[0][3])) if items else ([], [])
