@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.algorithms.common import read_ints
+from palaestra.envs.algorithms.common import differencing_split, read_ints
 from palaestra.envs.graphs.common import without_yes
 from palaestra.verifiers.choices import read_option
 from palaestra.verifiers.claims import has_digit, mentions
@@ -142,18 +142,9 @@ def _greedy_split(numbers: list[int]) -> tuple[list[int], list[int]]:
 
 
 def _differencing(numbers: list[int]) -> tuple[list[int], list[int]]:
-    """Karmarkar-Karp differencing: repeatedly replace the two largest numbers by their difference (placing
-    them in opposite groups), then undo the replacements into two groups."""
-    # (value, tie-break, group kept with the value, group opposite it)
-    items: list[tuple[int, int, list[int], list[int]]] = sorted(((x, i, [x], []) for i, x in enumerate(numbers)),
-                                                                reverse=True)
-    count = len(items)
-    while len(items) > 1:
-        big, small = items[0], items[1]
-        count += 1
-        merged = (big[0] - small[0], count, big[2] + small[3], big[3] + small[2])
-        items = sorted([merged, *items[2:]], reverse=True)
-    return items[0][2], items[0][3]
+    """Karmarkar-Karp differencing (the shared split of item indices), as the two groups' numbers."""
+    left, right = differencing_split(numbers)
+    return [numbers[i] for i in left], [numbers[i] for i in right]
 
 
 # Each with ``impossible`` when it ends with unequal sums: from level 2 on, no instance with a split has
