@@ -7,12 +7,12 @@ The gcd/lcm operands are built as multiples of a chosen common factor, so the
 answer is rarely 1 and a constant guess scores little (version 4 drew the factor
 log-uniformly from 1 up, which made it 1 for a quarter of the gcd questions at level 0:
 "1" then answered 12% of that level; version 5 draws it from 2 up, and 1 only for one
-gcd question in twenty). Version 6 draws the factor uniformly where it is at most 100 (log-uniform from 2 to 15 made it 2
-in a fifth of level 0's gcd questions) and the cofactors from 2, so the gcd is never the smallest number
-nor the lcm the largest (13-17% at levels 0-1); draws a divisor count first, uniformly among those
-many numbers up to the level's bound have, then a number with it ("8" answered a third of level 1's
-divisor questions); and keeps a power's remainder of 0 or 1 in a quarter of the draws ("0" and "1"
-answered 24% of level 0's powers).
+gcd question in twenty). Version 6 draws the factor uniformly where it is at most 100
+(log-uniform from 2 to 15 made it 2 in a fifth of level 0's gcd questions) and the cofactors from 2, so
+the gcd is never the smallest number nor the lcm the largest (13-17% at levels 0-1); draws a divisor
+count first, uniformly among those many numbers up to the level's bound have, then a number with it
+("8" answered a third of level 1's divisor questions); and keeps a power's remainder of 0 or 1 in a
+quarter of the draws ("0" and "1" answered 24% of level 0's powers).
 
 The verifier accepts any numeral equal to the integer answer (``42``, ``42.0``,
 ``84/2``, ``(42)``, ``\\boxed{42}``, ``x = 42``, ``42. Done.``; a divisor count also as

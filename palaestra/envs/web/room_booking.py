@@ -21,9 +21,10 @@ level). The rooms cheaper than the answer hold one free every night in a hotel j
 of enough stars taken one night (where the answer is second-cheapest, one of the two at random): booking the
 cheapest free room, stars unread, or the cheapest of enough stars, nights unread, is right in ~9% at level 0,
 ~4% at level 1 and ~1% above (v3: 22-27% at level 0; v2 left the traps to chance: 72-79%). The answer's
-hotel mostly has just the stars asked, and each other hotel, at even odds, more: a star level picked without
-the threshold (the best-rated or second-rated hotel's cheapest free room, or 4 stars and up) is right in 30-64%
-(v3: the best-rated 54-92%), the threshold being a two-way draw (3 or 4 stars) stated in the prompt. The budget
+hotel mostly has just the stars asked (3, 4 or 5; v3: 3 or 4), and each other hotel, at odds of 0.6, more: a
+fixed star threshold (the cheapest free room of 3, 4 or 5 stars and up) is right in 29-43% (v3: 72-81%), but
+the cheapest free room of the best-rated hotel still in 48-64% (v3: 54-92%), and of the second-rated in 36-48%:
+with three hotels, one of them the stars near miss, the answer's is mostly the best-rated or the second. The budget
 is short of the cheapest allowed stay in 40% of the problems (v3: a fifth, and the right room booked, the budget
 unread, was right in 80%). The difficulty is the city's rooms, the stay's nights and the cheaper near misses.
 
@@ -58,6 +59,8 @@ PROOF_MARKS = ":;,-\u2013\u2014(" + "\u00a0 "  # what may stand between "none" a
 ROOMS = ("single", "double", "twin", "suite", "studio", "family room")
 EXAMPLE = "BK00000"
 TWO_TRAPS_FROM = 7  # city rooms from which the answer always has 2+ cheaper near misses (below it, 1+)
+STAR_THRESHOLDS = (3, 4, 5)  # the policy's least stars (v3: 3 or 4)
+OUTRANK_ODDS = 0.6  # each other hotel (where no near miss changes) gets more stars than the answer's with these odds
 EXACT_STARS_SHARE = 0.8  # problems whose answer's hotel has exactly the stars the policy asks (else 2-5, at least that)
 
 
@@ -78,7 +81,7 @@ class RoomBooking(WebTask):
     tags = ("web", "navigation", "forms", "policy", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow", "fill_and_submit")
     version = 4  # v4: the answer's rank by price drawn from 1-2 to the priciest; 3+ hotels a city; the answer's
-    # hotel mostly at the stars asked, others above it at even odds; no room within budget in 40% (v3: 20%)
+    # hotel mostly at the stars asked (3-5, v3: 3-4), others above it at odds 0.6; no room within budget in 40%
     # v3: a cheaper free room of too few stars and a cheaper one of enough stars in most draws
     # v2: "none" names the cheapest allowed room (its proof); v1 took a bare "none"
     bare_verdicts = ("none",)
@@ -108,7 +111,7 @@ class RoomBooking(WebTask):
         nights = rng.randint(*config.nights)
         check_in = (MONTH_START + timedelta(days=rng.randrange(DAYS - nights))).isoformat()
         stay = _stay(check_in, nights)
-        min_stars = rng.choice((3, 4))
+        min_stars = rng.choice(STAR_THRESHOLDS)
         rooms: dict[str, dict[str, Any]] = {}  # room page path -> room record
         routes: dict[str, list[str]] = {}
         city_rooms: list[str] = []
@@ -288,18 +291,18 @@ class RoomBooking(WebTask):
 
     def _outrank(self, rng: random.Random, rooms: dict[str, dict[str, Any]], city_rooms: list[str], best: str,
                  min_stars: int) -> None:
-        """Give each other hotel of the city, at even odds, more stars than the answer's, where its cheaper rooms (if
-        any) have enough stars already (the loop after this takes a night of each), so no near miss changes. With
-        the answer's hotel mostly at the threshold and the stars near miss just below it, no star level but the
-        policy's picks the answer: v3 left the stars to chance, and the cheapest free room of the city's best-rated
-        hotel, the threshold unread, was right in 54-92%; of 4 stars or more, in 72-81%."""
+        """Give each other hotel of the city, at odds OUTRANK_ODDS, more stars than the answer's, where its cheaper
+        rooms (if any) have enough stars already (the loop after this takes a night of each), so no near miss
+        changes. With the answer's hotel mostly at the threshold and the stars near miss just below it, a star level
+        picked without the threshold rarely finds the answer: v3 left the stars to chance, and the cheapest free room
+        of the city's best-rated hotel, the threshold unread, was right in 54-92%; of 4 stars or more, in 72-81%."""
         hotel = rooms[best]["hotel_path"]
         price = rooms[best]["price"]
         fit = sorted({rooms[p]["hotel_path"] for p in city_rooms if rooms[p]["hotel_path"] != hotel}
                      - {rooms[p]["hotel_path"] for p in city_rooms if rooms[p]["price"] < price
                         and rooms[p]["stars"] < min_stars})
         for other in fit:
-            if rooms[best]["stars"] < 5 and rng.random() < 0.5:
+            if rooms[best]["stars"] < 5 and rng.random() < OUTRANK_ODDS:
                 self._set_stars(rooms, other, rng.randint(rooms[best]["stars"] + 1, 5))
 
     def plan(self, problem: Problem) -> list[str]:
