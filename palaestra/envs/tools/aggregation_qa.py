@@ -67,8 +67,9 @@ class AggregationQa(ToolTask):
         # a sixth born-in counts (1-3, all the world allows), a third employee counts (4-10), half earliest employees:
         # no count answers more than an eighteenth of the problems (v4: a quarter and a half, 0.083 each)
         Config(("count_employees_born_in", "earliest_employee", "earliest_employee", "earliest_employee",
-                "count_employees", "count_employees"), 9, 8, (("count_employees_born_in", 1, 3), ("count_employees", 4, 10)),
-               38, qa.corpus_params(people=48, noise=1.0)),
+                "count_employees", "count_employees"), 9, 8,
+               (("count_employees_born_in", 1, 3), ("count_employees", 4, 10)), 38,
+               qa.corpus_params(people=48, noise=1.0)),
     )
     bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 

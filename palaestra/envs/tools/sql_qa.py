@@ -15,8 +15,8 @@ template answers mostly 0 or 1 and no count is a good constant guess.
 Levels grow the database and the query (tier 0-4). The difficulty is twice the query tier plus the number of tables.
 
 Generation speed: about 300 problems/s at level 4 on this 2-core machine (about 35/s at level 3, whose drawn
-count takes about 7 databases of 12 questions each: a database holds few counts above an average). Each problem draws its own
-database (8 tables of about 60 rows, by the shared database generator) and writes it to a SQLite file to
+count takes about 7 databases of 12 questions each: a database holds few counts above an average). Each problem
+draws its own database (8 tables of about 60 rows, by the shared database generator) and writes it to a SQLite file to
 run the reference query, so that no answer can be memorised across problems; generating the rows and the
 file is nearly all the time, and small counts are redrawn so that guessing 0, 1 or 2 does not pay.
 """
@@ -73,7 +73,7 @@ class SqlQa(ToolTask):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         # Where every question of the tier counts, the count is drawn first, uniformly, and questions are drawn
-        # (several on one database: a question costs a tenth of a database) until one has it: the counts a
+        # (several on one database: a question costs a fraction of a database) until one has it: the counts a
         # template gives pile up (v3: "2" and "9" each answered an eighth of level 0).
         target = rng.randint(*config.counts) if config.counts else None
         tried = [0]
