@@ -7,16 +7,23 @@ The gcd/lcm operands are built as multiples of a chosen common factor, so the
 answer is rarely 1 and a constant guess scores little (version 4 drew the factor
 log-uniformly from 1 up, which made it 1 for a quarter of the gcd questions at level 0:
 "1" then answered 12% of that level; version 5 draws it from 2 up, and 1 only for one
-gcd question in twenty).
+gcd question in twenty). Version 6 draws the factor uniformly where it is at most 100
+(log-uniform from 2 to 15 made it 2 in a fifth of level 0's gcd questions) and the cofactors from 2, so
+the gcd is never the smallest number nor the lcm the largest (13-17% at levels 0-1); draws a divisor
+count first, uniformly among those many numbers up to the level's bound have, then a number with it
+("8" answered a third of level 1's divisor questions); and keeps a power's remainder of 0 or 1 in a
+quarter of the draws ("0" and "1" answered 24% of level 0's powers).
 
 The verifier accepts any numeral equal to the integer answer (``42``, ``42.0``,
-``84/2``, ``(42)``, ``\\boxed{42}``, ``x = 42``, ``42. Done.``) but never an expression,
-so a restated question earns nothing, and never another member of the residue class
+``84/2``, ``(42)``, ``\\boxed{42}``, ``x = 42``, ``42. Done.``; a divisor count also as
+``12 divisors``) but never an expression, so a restated question earns nothing, and never another
+member of the residue class
 (``42 + m`` where the remainder modulo m is asked).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from dataclasses import dataclass
@@ -29,7 +36,13 @@ from palaestra.verifiers.numeric import read_exact
 
 _SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31)
 COPRIME_SHARE = 0.05  # gcd/lcm questions whose numbers are coprime (gcd 1)
+UNIFORM_FACTORS_UP_TO = 100  # gcds up to it are drawn uniformly, larger ones log-uniformly
 MIN_COFACTORS = 25  # gcd/lcm cofactors range over at least this many values, so small levels have many problems
+RARE_RESIDUE_KEEP = 0.25  # a^b mod m drawn as 0 or 1 is kept with this probability (v5: "0" answered 14% at level 0)
+DIVISOR_SLACK = 16  # a divisor count is asked only where its smallest number is at most the bound / DIVISOR_SLACK
+MIN_PRIME_POWERS = 19  # ... and, where only a prime power has it (p^4: 5), where p can exceed this (so many numbers do)
+MAX_DIVISOR_COUNT = 1024
+SMALL_PRIMES_BELOW = 1000  # primes below it are listed; above it a random number is tested (Miller-Rabin)
 # effort beyond the arithmetic on the numbers themselves: a CRT system needs several steps, a gcd one algorithm
 _KIND_STEPS = {"gcd": 1, "lcm": 2, "divisors": 2, "power_mod": 3, "inverse": 3, "divisor_sum": 3, "crt": 4}
 
@@ -40,7 +53,9 @@ class NumberTheory(Task):
     family = "arithmetic"
     description = "Modular powers and inverses, gcd/lcm, divisor counts and sums, congruence systems."
     tags = ("math", "arithmetic", "number-theory")
-    version = 5  # v5: the gcd is 1 for 5% of gcd/lcm questions, not up to 26% ("1" paid 12% at level 0)
+    version = 6  # v6: divisor counts drawn first; powers' remainders 0 and 1 thinned; gcd/lcm cofactors from 2,
+    # small gcds uniform
+    # v5: the gcd is 1 for 5% of gcd/lcm questions, not up to 26% ("1" paid 12% at level 0)
 
     @dataclass(frozen=True)
     class Config:
@@ -76,7 +91,9 @@ class NumberTheory(Task):
         )
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        value = read_exact(answer, max_digits=200)
+        # a divisor count may name its unit ("12 divisors", "There are 12 positive divisors."), as a grader lets it
+        units = ("divisors", "positive divisors") if problem.data["kind"] == "divisors" else None
+        value = read_exact(answer, units=units, max_digits=200)
         if value is None:
             return Verdict.unparsed("the answer is not a number")
         return Verdict.judge(value == Fraction(int(problem.data["value"])), "wrong value")
@@ -106,18 +123,25 @@ Question = tuple[str, int, list[int], int]  # text, answer, the numbers it works
 
 
 def _multiples(rng: random.Random, config: NumberTheory.Config) -> list[int]:
-    """``count`` distinct numbers whose gcd is a factor chosen log-uniformly from 2 up (1 in a share
-    :data:`COPRIME_SHARE` of draws, so a guess of 1 rarely pays).
+    """``count`` distinct numbers whose gcd is a factor chosen log-uniformly from 2 up (uniformly where it is at
+    most UNIFORM_FACTORS_UP_TO: log-uniform from 2 to 15, level 0's, made it 2 in a fifth of the gcd questions),
+    1 in a share :data:`COPRIME_SHARE` of draws, so a guess of 1 rarely pays.
 
-    The cofactors are coprime and range up to ``max_value // factor`` (at least
+    The cofactors are coprime and range from 2 up to ``max_value // factor`` (at least
     ``MIN_COFACTORS``, and at least ``count``: far levels ask for more operands than that), so
     different draws rarely give the same numbers.
     """
     top = max(2, config.max_value // 4)
     coprime = rng.random() < COPRIME_SHARE
-    factor = 1 if coprime else min(top, int(math.exp(rng.uniform(math.log(2), math.log(top + 1)))))
+    if coprime:
+        factor = 1
+    elif top <= UNIFORM_FACTORS_UP_TO:
+        factor = rng.randint(2, top)
+    else:
+        factor = min(top, int(math.exp(rng.uniform(math.log(2), math.log(top + 1)))))
     limit = max(MIN_COFACTORS, config.count, config.max_value // factor)
-    cofactors = retry(lambda: rng.sample(range(1, limit + 1), config.count), lambda c: math.gcd(*c) == 1,
+    # cofactors from 2 (v5: from 1, and the gcd was the smallest number, the lcm the largest, in 13-17% at levels 0-1)
+    cofactors = retry(lambda: rng.sample(range(2, limit + 2), config.count), lambda c: math.gcd(*c) == 1,
                       what="coprime cofactors")
     return sorted(factor * c for c in cofactors)
 
@@ -133,9 +157,16 @@ def _lcm(rng: random.Random, config: NumberTheory.Config) -> Question:
 
 
 def _power_mod(rng: random.Random, config: NumberTheory.Config) -> Question:
-    base = rng.randint(2, config.max_value)
-    exponent = rng.randint(2, config.max_exponent)
-    modulus = rng.randint(3, config.max_value)
+    def draw() -> tuple[int, int, int] | None:
+        base, exponent = rng.randint(2, config.max_value), rng.randint(2, config.max_exponent)
+        modulus = rng.randint(3, config.max_value)
+        # a remainder of 0 or 1 is kept in a share RARE_RESIDUE_KEEP of draws (v5 kept all: "0" answered 14% of level
+        # 0's powers, a small modulus dividing a power of a small base)
+        if pow(base, exponent, modulus) in (0, 1) and rng.random() >= RARE_RESIDUE_KEEP:
+            return None
+        return base, exponent, modulus
+
+    base, exponent, modulus = retry(draw, what="a power with a remainder other than 0 or 1", attempts=60)
     question = (
         f"Compute {base}^{exponent} mod {modulus}, the remainder when {base}^{exponent} is divided "
         f"by {modulus} (an integer from 0 to {modulus - 1})."
@@ -186,8 +217,101 @@ def _factorisation(n: int) -> dict[int, int]:
 
 
 def _divisors(rng: random.Random, config: NumberTheory.Config) -> Question:
-    n, exponents = _factored(rng, config)
+    n, exponents = _with_divisor_count(rng, 10 * config.max_value)
     return f"How many positive divisors does {n} have?", math.prod(e + 1 for e in exponents.values()), [n], 0
+
+
+@functools.cache
+def _primes_below(limit: int) -> tuple[int, ...]:
+    sieve = bytearray([1]) * limit
+    sieve[:2] = b"\x00\x00"
+    for p in range(2, math.isqrt(limit - 1) + 1):
+        if sieve[p]:
+            sieve[p * p::p] = bytearray(len(range(p * p, limit, p)))
+    return tuple(i for i in range(limit) if sieve[i])
+
+
+def _is_prime(n: int) -> bool:
+    """Deterministic Miller-Rabin for n < 3.4 * 10^14 (the numbers here stay below 2 * 10^9)."""
+    if n < SMALL_PRIMES_BELOW:
+        return n in _primes_below(SMALL_PRIMES_BELOW)
+    if any(n % p == 0 for p in _SMALL_PRIMES):
+        return False
+    twos = ((n - 1) & -(n - 1)).bit_length() - 1  # n - 1 = odd * 2^twos
+    odd = (n - 1) >> twos
+    for base in (2, 3, 5, 7, 11, 13, 17):
+        x = pow(base, odd, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(twos - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+@functools.cache
+def _exponent_patterns(count: int, largest: int) -> tuple[tuple[int, ...], ...]:
+    """The exponent tuples (non-increasing) of the numbers with ``count`` divisors: count = prod(e + 1)."""
+    if count == 1:
+        return ((),)
+    return tuple((factor - 1, *rest) for factor in range(min(count, largest), 1, -1) if count % factor == 0
+            for rest in _exponent_patterns(count // factor, factor))
+
+
+@functools.cache
+def _divisor_counts(bound: int) -> dict[int, tuple[tuple[int, ...], ...]]:
+    """The divisor counts asked for numbers up to ``bound``, each with its exponent patterns: those whose smallest
+    number (the smallest primes, the largest exponent on 2) is at most bound / DIVISOR_SLACK, and, for a lone prime
+    power, whose prime can exceed MIN_PRIME_POWERS, so that every count has many numbers."""
+    counts = {}
+    for count in range(2, MAX_DIVISOR_COUNT + 1):
+        patterns = tuple(pattern for pattern in _exponent_patterns(count, count)
+                         if len(pattern) <= len(_SMALL_PRIMES)
+                         and math.prod(p ** e for p, e in zip(_SMALL_PRIMES, pattern)) * DIVISOR_SLACK <= bound
+                         and (len(pattern) > 1 or MIN_PRIME_POWERS ** pattern[0] <= bound))
+        if patterns:
+            counts[count] = patterns
+    return counts
+
+
+def _random_prime(rng: random.Random, cap: int, used: list[int]) -> int | None:
+    """A prime from 2 to ``cap`` not in ``used``, about uniformly; None where none turns up."""
+    if cap < SMALL_PRIMES_BELOW:
+        free = [p for p in _primes_below(cap + 1) if p not in used]
+        return rng.choice(free) if free else None
+    for _ in range(400):  # primes near 2 * 10^9 are one number in 21: 400 draws miss with odds 10^-8
+        candidate = rng.randint(2, cap)
+        if candidate not in used and _is_prime(candidate):
+            return candidate
+    return None
+
+
+def _with_divisor_count(rng: random.Random, bound: int) -> tuple[int, dict[int, int]]:
+    """A number <= ``bound`` with its factorisation, drawn by its divisor count first (uniformly among
+    :func:`_divisor_counts`), then an exponent pattern with that count, then distinct primes for it: v5 drew the
+    number first, and "8" answered a third of level 1's divisor questions."""
+    counts = _divisor_counts(bound)
+    pattern = list(rng.choice(counts[rng.choice(sorted(counts))]))
+
+    def draw() -> tuple[int, dict[int, int]] | None:
+        rng.shuffle(pattern)
+        n = 1
+        exponents: dict[int, int] = {}
+        for index, exponent in enumerate(pattern):
+            spare = [p for p in _SMALL_PRIMES if p not in exponents]
+            rest = math.prod(p ** e for p, e in zip(spare, sorted(pattern[index + 1:], reverse=True)))
+            cap = int((bound / (n * rest)) ** (1 / exponent))
+            prime = _random_prime(rng, cap, list(exponents)) if cap >= 2 else None
+            if prime is None:
+                return None
+            exponents[prime] = exponent
+            n *= prime ** exponent
+        return (n, exponents) if n <= bound else None
+
+    return retry(draw, what="a number with the drawn divisor count", attempts=50)
 
 
 def _divisor_sum(rng: random.Random, config: NumberTheory.Config) -> Question:

@@ -6,11 +6,12 @@ founder was X founded?``, ``How many people work for X?``, ``Among the people wh
 was born first?``, ``How many of the people who work for X were born in Y?``. The answer is a number
 (thousands separators allowed) or a name (any alias counts). Counting questions need every
 employee's document, found with several searches, and unverified documents may claim false
-employments. Levels move from two facts to sets of up to eight people in larger, noisier
-collections. A count's answer is drawn uniformly from the level's range before the question (3-8
-employees, 1-3 born in a city; at level 4, where both kinds mix, 4-9 employees, so the ranges do not overlap
-and the constant 3 no longer answers a fifth of the problems), so no count is much more common than another,
-and the tool budget
+employments. Levels move from two facts to sets of up to ten people in larger, noisier
+collections. A count's answer is drawn uniformly from the level's range before the question (2-10
+employees; at level 4 4-10 employees and 1-3 born in a city, so the ranges do not overlap), and the count
+levels mix in a question of another kind (founder ages at level 2, earliest employees at levels 3-4), so that
+no answer is more than about an eighteenth of a level's problems (v4 drew counts 3-8 alone at level 2: the
+constant 4 paid 0.2). The tool budget
 is a level constant sized for the level's largest question (a budget sized to the question told the
 count: it was 2 * (count + 1)). The difficulty is the number of facts to collect plus the world's
 size in units of 20 people.
@@ -42,12 +43,12 @@ class AggregationQa(ToolTask):
     description = "Count, sum or compare a set of facts collected by searching a generated document collection."
     tags = ("tools", "multi-turn", "search", "retrieval", "aggregation")
     tool_names = ("search", "open")
-    version = 4
+    version = 5  # v5: counts over 2-10 and mixed with other kinds, so no constant pays more than ~0.06
 
     @dataclass(frozen=True)
     class Config:
         kinds: tuple[str, ...]
-        max_count: int  # most employees of an organisation asked about
+        max_count: int  # most employees of an organisation asked about (or the top of a drawn count's range)
         min_facts: int  # for the questions whose answer is not a drawn count
         counts: tuple[tuple[str, int, int], ...]  # (kind, low, high): that kind's answer is drawn uniformly first
         budget: int  # tool calls: enough for the largest question of the level, the same for every problem
@@ -56,11 +57,19 @@ class AggregationQa(ToolTask):
     presets = (
         Config(("combined_population", "years_apart"), 8, 2, (), 6, qa.corpus_params(people=16, noise=0.0)),
         Config(("founder_age",), 8, 3, (), 8, qa.corpus_params(people=24, noise=0.3)),
-        Config(("count_employees",), 8, 2, (("count_employees", 3, 8),), 18, qa.corpus_params(people=32, noise=0.5)),
-        Config(("earliest_employee", "count_employees"), 9, 5, (("count_employees", 3, 8),), 38, qa.corpus_params(people=40, noise=0.7)),
-        # count_employees listed twice: it is half the level, so the born-in counts (1-3, all the world allows)
-        # are a quarter and no count answers more than a twelfth of the problems
-        Config(("count_employees_born_in", "earliest_employee", "count_employees", "count_employees"), 9, 8, (("count_employees_born_in", 1, 3), ("count_employees", 4, 9)), 38, qa.corpus_params(people=48, noise=1.0)),
+        # v5: counts 2-10 (nine values, every one held by an organisation in at least 7% of the worlds) and half the
+        # level founder ages (22-59), so no answer is more than an eighteenth of the problems (v4: counts 3-8 alone,
+        # the constant 4 paid 0.2); the budget is the count's largest question, 2 * (10 + 1)
+        Config(("count_employees", "founder_age"), 8, 2, (("count_employees", 2, 10),), 22,
+               qa.corpus_params(people=32, noise=0.5)),
+        Config(("earliest_employee", "count_employees"), 9, 5, (("count_employees", 2, 10),), 38,
+               qa.corpus_params(people=40, noise=0.7)),
+        # a sixth born-in counts (1-3, all the world allows), a third employee counts (4-10), half earliest employees:
+        # no count answers more than an eighteenth of the problems (v4: a quarter and a half, 0.083 each)
+        Config(("count_employees_born_in", "earliest_employee", "earliest_employee", "earliest_employee",
+                "count_employees", "count_employees"), 9, 8,
+               (("count_employees_born_in", 1, 3), ("count_employees", 4, 10)), 38,
+               qa.corpus_params(people=48, noise=1.0)),
     )
     bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
@@ -75,7 +84,7 @@ class AggregationQa(ToolTask):
             return q.answer == target if target is not None else len(q.facts) >= config.min_facts
 
         seed, world, question = qa.draw_question(rng, config.corpus, lambda world: retry(
-            lambda: knowledge.aggregation_question(world, rng, kind, config.max_count),
+            lambda: knowledge.aggregation_question(world, rng, kind, max(config.max_count, span[1] if span else 0)),
             fits, what=f"a {kind} question", attempts=40))
         budget = config.budget  # a level constant: a budget sized to the question would tell its answer
         form = ("Answer with a number, e.g. <answer>" if question.answer_type == "number"

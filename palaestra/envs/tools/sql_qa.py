@@ -6,13 +6,17 @@ through the read-only ``sql`` tool. Questions have one-value answers: filtered c
 the row with the highest value, counts through one or two joins, anti-joins, comparisons with an
 average. The answer is the value: an exact integer for counts, a number rounded to 2 decimal
 places for aggregates (answers within half a cent of the rounded reference are accepted), or the
-text of a name or title (case, spacing and punctuation ignored). Counts below 2 are redrawn and
-counts below 8 thinned (kept with probability count / 8; below 5 left level 0's counts piled on 2-5, the
-constant 2 paying 0.15), so no template answers mostly 0 or 1 and no count is a good constant guess.
+text of a name or title (case, spacing and punctuation ignored). Where every question of a level counts
+(level 0's filtered counts, level 3's counts above an average), the count is drawn first, uniformly (2-19 at
+level 0, 2-30 at level 3), and questions are drawn until one has it (after 8 databases a neighbour within 1 is
+taken, after 16 within 2, ...): v3 thinned small counts only, and "2" and "9" each answered an eighth of level 0.
+Elsewhere counts below 2 are redrawn and counts below 8 thinned (kept with probability count / 8), so no
+template answers mostly 0 or 1 and no count is a good constant guess.
 Levels grow the database and the query (tier 0-4). The difficulty is twice the query tier plus the number of tables.
 
-Generation speed: about 300 problems/s at level 4 on this 2-core machine. Each problem draws its own
-database (8 tables of about 60 rows, by the shared database generator) and writes it to a SQLite file to
+Generation speed: about 300 problems/s at level 4 on this 2-core machine (about 35/s at level 3, whose drawn
+count takes about 7 databases of 12 questions each: a database holds few counts above an average). Each problem
+draws its own database (8 tables of about 60 rows, by the shared database generator) and writes it to a SQLite file to
 run the reference query, so that no answer can be memorised across problems; generating the rows and the
 file is nearly all the time, and small counts are redrawn so that guessing 0, 1 or 2 does not pay.
 """
@@ -37,6 +41,8 @@ SINGLE_VALUE_KINDS = {0: ("count_where",), 1: ("aggregate", "argmax"), 2: ("coun
 MAX_ANSWER_CHARS = 400
 MIN_COUNT = 2  # counts below it are redrawn
 COUNT_SCALE = 8  # counts below it are thinned (see generate)
+QUESTIONS_PER_DATABASE = 12  # where the count is drawn first: questions tried on one database before another is drawn
+EXACT_DATABASES = 8  # databases tried for the drawn count exactly; then for it +-1, 8 more for +-2, ...
 EXAMPLES = {"integer": "17", "number": "412.5", "text": "Vela Dorn"}  # the prompt's example, whatever the answer
 
 
@@ -47,39 +53,54 @@ class SqlQa(ToolTask):
     description = "Answer a question about a generated SQLite database by querying it with a read-only sql tool."
     tags = ("tools", "multi-turn", "sql", "databases")
     tool_names = ("sql",)
-    version = 3
+    version = 4  # v4: levels 0 and 3 draw the count first (v3: "9" paid 0.115 at level 0)
 
     @dataclass(frozen=True)
     class Config:
         tier: int
         database: DatabaseParams
         budget: int
+        counts: tuple[int, int] | None = None  # a tier whose questions all count: the count, drawn uniformly first
 
     presets = (
-        Config(0, DatabaseParams(tables=2, rows=20), 4),
+        Config(0, DatabaseParams(tables=2, rows=20), 4, (2, 19)),  # v4: 18 counts (v3: "9" paid 0.115, "2" 0.12)
         Config(1, DatabaseParams(tables=3, rows=30), 5),
         Config(2, DatabaseParams(tables=4, rows=40), 6),
-        Config(3, DatabaseParams(tables=6, rows=50), 7),
+        Config(3, DatabaseParams(tables=6, rows=50), 7, (2, 30)),  # v4: 29 counts (v3: "20" paid 0.08)
         Config(4, DatabaseParams(tables=8, rows=60), 8),
     )
     bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        # Where every question of the tier counts, the count is drawn first, uniformly, and questions are drawn
+        # (several on one database: a question costs a fraction of a database) until one has it: the counts a
+        # template gives pile up (v3: "2" and "9" each answered an eighth of level 0).
+        target = rng.randint(*config.counts) if config.counts else None
+        tried = [0]
+
         def draw() -> tuple[int, dbgen.Database, dbgen.SqlQuestion] | None:
             seed, db = sqldata.draw_database(rng, config.database)
-            try:  # a kind the drawn tables cannot support fails: draw another database
-                kind = rng.choice(SINGLE_VALUE_KINDS[config.tier])
-                question = dbgen.sql_question(db, rng, config.tier, kind=kind)
-            except (GenerationError, ValueError, IndexError):
-                return None
-            # Some templates count at most one row (a unique column, every parent referenced), and small
-            # tables give small counts: a constant 0, 1 or 2 would earn reward. Counts below 2 are asked
-            # again, counts below COUNT_SCALE kept with probability count / COUNT_SCALE.
-            value = question.rows[0][0]
-            if question.sql.startswith("SELECT COUNT") and isinstance(value, int) and value < COUNT_SCALE:
-                if value < MIN_COUNT or rng.random() >= value / COUNT_SCALE:
+            slack = tried[0] // EXACT_DATABASES  # a rare count (19 of level 0's 20-row tables) settles for a neighbour
+            tried[0] += 1
+            for _ in range(1 if target is None else QUESTIONS_PER_DATABASE):
+                try:  # a kind the drawn tables cannot support fails: draw another question, or database
+                    kind = rng.choice(SINGLE_VALUE_KINDS[config.tier])
+                    question = dbgen.sql_question(db, rng, config.tier, kind=kind)
+                except (GenerationError, ValueError, IndexError):
+                    continue
+                value = question.rows[0][0]
+                counted = question.sql.startswith("SELECT COUNT") and isinstance(value, int)
+                if target is not None:
+                    if counted and abs(value - target) <= slack and value >= MIN_COUNT:
+                        return seed, db, question
+                    continue
+                # Some templates count at most one row (a unique column, every parent referenced), and small
+                # tables give small counts: a constant 0, 1 or 2 would earn reward. Counts below 2 are asked
+                # again, counts below COUNT_SCALE kept with probability count / COUNT_SCALE.
+                if counted and value < COUNT_SCALE and (value < MIN_COUNT or rng.random() >= value / COUNT_SCALE):
                     return None
-            return seed, db, question
+                return seed, db, question
+            return None
 
         seed, db, question = retry(draw, what="a database with a one-value question", attempts=60)
         value = question.rows[0][0]

@@ -13,13 +13,20 @@ wrong (v1 took it, and it scored the fifth of problems on the ``none`` side with
 
 Judged on the answer (the confirmation code the site gave, or ``none`` and its room) and the final records (the one
 booking the policy requires, or none at all). Near misses in every draw: cheaper rooms of the city taken
-on one night of the stay, or in hotels with too few stars; rooms of other cities besides. Since version 3 the
-answer has 2 to 4 cheaper rooms where the city has them, among them one free every night in a hotel of too few
-stars and one of enough stars taken one night, where the hotels allow (v2 left them to chance: booking the
-cheapest free room, stars unread, was right in 72-79% of draws; now ~5% from level 1, ~25% at level 0, whose
-two hotels per city often cannot hold both). The budget
-is short of the cheapest allowed stay in about a fifth of the problems. The difficulty is the city's rooms,
-the stay's nights and the cheaper near misses.
+on one night of the stay, or in hotels with too few stars; rooms of other cities besides. Every city has
+three hotels or more. The answer's rank by price in its city is drawn uniformly from 1 to the priciest (from 2
+in a city of 7 rooms or more), so that no rank pays (v3 drew ranks 2-4 among 2-4 rooms at level 0: the priciest
+room of the city was right in 87%, the third-cheapest in 61%; now no rank is right in more than ~23% at any
+level). The rooms cheaper than the answer hold one free every night in a hotel just short of the stars and one
+of enough stars taken one night (where the answer is second-cheapest, one of the two at random): booking the
+cheapest free room, stars unread, or the cheapest of enough stars, nights unread, is right in ~9% at level 0,
+~4% at level 1 and ~1% above (v3: 22-27% at level 0; v2 left the traps to chance: 72-79%). The answer's
+hotel mostly has just the stars asked (3, 4 or 5; v3: 3 or 4), and each other hotel, at odds of 0.6, more: a
+fixed star threshold (the cheapest free room of 3, 4 or 5 stars and up) is right in 29-43% (v3: 72-81%), but
+the cheapest free room of the best-rated hotel still in 48-64% (v3: 54-92%), and of the second-rated in 36-48%:
+with three hotels, one of them the stars near miss, the answer's is mostly the best-rated or the second. The budget
+is short of the cheapest allowed stay in 40% of the problems (v3: a fifth, and the right room booked, the budget
+unread, was right in 80%). The difficulty is the city's rooms, the stay's nights and the cheaper near misses.
 
 Generation speed: about 1,250 problems/s at level 4 on this 2-core machine, near the 1,000 floor. Each
 problem builds a whole booking site: cities, hotels and rooms, each room with its own page and a month of
@@ -45,12 +52,16 @@ from palaestra.verifiers.normalize import read_answer
 MONTH_START = date(2024, 7, 1)
 DAYS = 31
 NIGHTS = tuple((MONTH_START + timedelta(days=d)).isoformat() for d in range(DAYS))  # the month, in order
-NONE_SHARE = 0.2
+NONE_SHARE = 0.4  # v4: 0.4 (v3: 0.2, and booking the right room, the budget unread, was right in 80%)
 NONE_WORDS = frozenset({"none", "no room", "no booking", "nothing", "no room booked", "nothing booked"})
 NONE_EXAMPLE = "none: /r/k3x9qd"  # fixed placeholder: the page path of a room
 PROOF_MARKS = ":;,-\u2013\u2014(" + "\u00a0 "  # what may stand between "none" and its room
 ROOMS = ("single", "double", "twin", "suite", "studio", "family room")
 EXAMPLE = "BK00000"
+TWO_TRAPS_FROM = 7  # city rooms from which the answer always has 2+ cheaper near misses (below it, 1+)
+STAR_THRESHOLDS = (3, 4, 5)  # the policy's least stars (v3: 3 or 4)
+OUTRANK_ODDS = 0.6  # each other hotel (where no near miss changes) gets more stars than the answer's with these odds
+EXACT_STARS_SHARE = 0.8  # problems whose answer's hotel has exactly the stars the policy asks (else 2-5, at least that)
 
 
 def _money(cents: int) -> str:
@@ -69,7 +80,9 @@ class RoomBooking(WebTask):
     description = "Book the cheapest room a travel policy allows (stars, free nights, budget) on a booking site, or none."
     tags = ("web", "navigation", "forms", "policy", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow", "fill_and_submit")
-    version = 3  # v3: a cheaper free room of too few stars and a cheaper one of enough stars in most draws
+    version = 4  # v4: the answer's rank by price drawn from 1-2 to the priciest; 3+ hotels a city; the answer's
+    # hotel mostly at the stars asked (3-5, v3: 3-4), others above it at odds 0.6; no room within budget in 40%
+    # v3: a cheaper free room of too few stars and a cheaper one of enough stars in most draws
     # v2: "none" names the cheapest allowed room (its proof); v1 took a bare "none"
     bare_verdicts = ("none",)
 
@@ -82,9 +95,11 @@ class RoomBooking(WebTask):
         slack: int
 
     presets = (
-        Config(2, (2, 2), (1, 2), (1, 2), 4),
-        Config(2, (2, 3), (2, 2), (2, 3), 5),
-        Config(3, (2, 3), (2, 3), (2, 4), 6),
+        # v4: three hotels a city from level 0 (v3: two at levels 0-2, where the answer's hotel and the near misses'
+        # left the cheapest free room of the best-rated hotel right in 84-92%) and six rooms or more
+        Config(2, (3, 3), (2, 2), (1, 2), 4),
+        Config(2, (3, 4), (2, 2), (2, 3), 5),
+        Config(3, (3, 3), (2, 3), (2, 4), 6),
         Config(3, (3, 4), (2, 3), (3, 5), 7),
         Config(4, (3, 5), (3, 4), (3, 6), 8),
     )
@@ -96,7 +111,7 @@ class RoomBooking(WebTask):
         nights = rng.randint(*config.nights)
         check_in = (MONTH_START + timedelta(days=rng.randrange(DAYS - nights))).isoformat()
         stay = _stay(check_in, nights)
-        min_stars = rng.choice((3, 4))
+        min_stars = rng.choice(STAR_THRESHOLDS)
         rooms: dict[str, dict[str, Any]] = {}  # room page path -> room record
         routes: dict[str, list[str]] = {}
         city_rooms: list[str] = []
@@ -124,18 +139,26 @@ class RoomBooking(WebTask):
                 pages[hotel_path] = page(f"{hotel} ({stars} stars)", [f"{hotel} in {city}."], links, table)
             if index == 0:
                 asked_city = city
-        # The answer: a room of the asked city at rank >= 1 by price; every cheaper one fails the policy.
-        prices = rng.sample(range(4000, 40_000, 50), len(city_rooms))
-        for path, price in zip(city_rooms, prices):
+        # The answer: a room of the asked city at a rank by price drawn uniformly from 1 (2 in a city of
+        # TWO_TRAPS_FROM rooms or more) to the priciest; every cheaper one fails the policy. v3 drew ranks 2-4, and
+        # the third-cheapest room (the priciest where fewer) was right in 61-88% at level 0 and 36-44% above. The
+        # rooms priced below it are chosen so that the near misses fit (_cheaper_rooms).
+        prices = sorted(rng.sample(range(4000, 40_000, 50), len(city_rooms)))
+        rank = rng.randint(1 if len(city_rooms) < TWO_TRAPS_FROM else 2, len(city_rooms) - 1)
+        best = rng.choice(city_rooms)
+        cheaper = _cheaper_rooms(rng, rooms, city_rooms, best, rank)
+        rest = [path for path in city_rooms if path != best and path not in cheaper]
+        rng.shuffle(rest)
+        for path, price in zip([*cheaper, best, *rest], prices):
             rooms[path]["price"] = price
         ranked = sorted(city_rooms, key=lambda p: rooms[p]["price"])
-        best = ranked[rng.randint(min(2, len(ranked) - 1), min(4, len(ranked) - 1))]  # v3: 2+ cheaper near misses
-        stars = max(rooms[best]["stars"], min_stars)
+        stars = min_stars if rng.random() < EXACT_STARS_SHARE else max(rooms[best]["stars"], min_stars)
         for room in rooms.values():
             if room["hotel_path"] == rooms[best]["hotel_path"]:
                 room["stars"] = stars
         rooms[best]["free"] = sorted(set(rooms[best]["free"]) | set(stay))
         self._near_misses(rng, rooms, ranked[:ranked.index(best)], rooms[best]["hotel_path"], min_stars, stay)
+        self._outrank(rng, rooms, city_rooms, best, min_stars)
         for path in ranked[:ranked.index(best)]:
             if rooms[path]["stars"] >= min_stars and set(stay) <= set(rooms[path]["free"]):
                 taken = rng.choice(stay)
@@ -224,7 +247,11 @@ class RoomBooking(WebTask):
         if problem.data["room"] is not None:
             if said_none is not None:
                 return Verdict.wrong("a booking the policy allows was not made")
-            return judge_code(answer, problem.answer or "", "confirmation code")
+            # "Booked: BK12345" names the code as a grader reads it (the shared labels lack "booked")
+            booked = answer.strip()
+            if booked[:6].casefold() == "booked" and booked[6:7] in (":", " "):
+                booked = booked[7:]
+            return judge_code(booked, problem.answer or "", "confirmation code")
         if said_none is None:
             return Verdict.wrong("the policy allows no booking")
         if not said_none:
@@ -255,12 +282,28 @@ class RoomBooking(WebTask):
         others = both or others
         if "stars" in roles and others:
             trap = rng.choice(others)
-            self._set_stars(rooms, rooms[trap]["hotel_path"], rng.randint(2, min_stars - 1))
+            self._set_stars(rooms, rooms[trap]["hotel_path"], min_stars - 1)  # v4: just short (v3: 2 to that)
             rooms[trap]["free"] = sorted(set(rooms[trap]["free"]) | set(stay))
             cheaper = [path for path in cheaper if rooms[path]["hotel_path"] != rooms[trap]["hotel_path"]]
         if "nights" in roles and cheaper and not any(rooms[path]["stars"] >= min_stars for path in cheaper):
             raised = rng.choice(cheaper)  # the loop after this takes one night of its stay
             self._set_stars(rooms, rooms[raised]["hotel_path"], rng.randint(min_stars, 5))
+
+    def _outrank(self, rng: random.Random, rooms: dict[str, dict[str, Any]], city_rooms: list[str], best: str,
+                 min_stars: int) -> None:
+        """Give each other hotel of the city, at odds OUTRANK_ODDS, more stars than the answer's, where its cheaper
+        rooms (if any) have enough stars already (the loop after this takes a night of each), so no near miss
+        changes. With the answer's hotel mostly at the threshold and the stars near miss just below it, a star level
+        picked without the threshold rarely finds the answer: v3 left the stars to chance, and the cheapest free room
+        of the city's best-rated hotel, the threshold unread, was right in 54-92%; of 4 stars or more, in 72-81%."""
+        hotel = rooms[best]["hotel_path"]
+        price = rooms[best]["price"]
+        fit = sorted({rooms[p]["hotel_path"] for p in city_rooms if rooms[p]["hotel_path"] != hotel}
+                     - {rooms[p]["hotel_path"] for p in city_rooms if rooms[p]["price"] < price
+                        and rooms[p]["stars"] < min_stars})
+        for other in fit:
+            if rooms[best]["stars"] < 5 and rng.random() < OUTRANK_ODDS:
+                self._set_stars(rooms, other, rng.randint(rooms[best]["stars"] + 1, 5))
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
@@ -287,6 +330,23 @@ class RoomBooking(WebTask):
             return ["none", "No room.", f"{answer} or none: {cheaper[0]}", f"none: {cheaper[0]}",
                     problem.data["records"]["next_code"], f"{answer} or BK10000"]
         return ["none", f"BK{int(answer[2:]) + 1}", f"{answer} or none"]
+
+
+def _cheaper_rooms(rng: random.Random, rooms: dict[str, dict[str, Any]], city_rooms: list[str], best: str,
+                   rank: int) -> list[str]:
+    """``rank`` rooms of the city to price below ``best``, in a random order, among them one in another hotel than
+    ``best``'s (the near miss whose stars :meth:`RoomBooking._near_misses` lowers) and, from rank 2, one outside that
+    hotel (the one it takes a night of): the cheaper rooms of the answer's hotel share its stars, and where they were
+    all the cheaper rooms, booking the cheapest free room, stars unread, was right."""
+    others = [path for path in city_rooms if path != best]
+    away = [path for path in others if rooms[path]["hotel_path"] != rooms[best]["hotel_path"]]
+    picked = [rng.choice(away)] if away else []
+    if rank >= 2 and picked:
+        apart = [path for path in others if rooms[path]["hotel_path"] != rooms[picked[0]]["hotel_path"]]
+        picked += [rng.choice(apart)] if apart else []
+    picked += rng.sample([path for path in others if path not in picked], rank - len(picked))
+    rng.shuffle(picked)
+    return picked
 
 
 def _room_key(text: str) -> str:
