@@ -14,7 +14,7 @@ An answer block is accepted only when *all* of its text is accounted for by::
     lead-in  = "Answer:" | "Solution:" | "Final answer:" | "The (final) answer is" | "My (final) answer is" | "So,"
              | "Thus," | "Therefore," | "Hence," | "Move:" | "The <named quantity> is/are/equals" (a naming sentence:
                "The area of the triangle is", "The survivor is") | "There is/are"
-             | "x =" (a name and "=", read by the readers that take one: numbers, values)
+             | "It is" | "x =" (a name and "=", read by the readers that take one: numbers, values)
     answer   = what the reader reads (a number, a set, an assignment, a grid, a move ...)
     unit     = one of the units or nouns the reader declares ("m/s", "shortest paths"),
                never a free word
@@ -102,6 +102,7 @@ _LEAD_INS = (
         re.IGNORECASE,
     ),
     re.compile(r"^there\s+(?:is|are)\s+(?:exactly\s+)?(?=\S)", re.IGNORECASE),  # "There are 3 shortest paths."
+    re.compile(r"^it(?:\s+is|['’]s)\s+(?=\S)", re.IGNORECASE),  # "It is 19." (what follows is still read whole)
 )
 _DELIMITERS = (("```", "```"), ("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"), ("**", "**"), ("`", "`"))
 _QUOTES = (('"', '"'), ("'", "'"), ("“", "”"), ("‘", "’"))
@@ -112,7 +113,7 @@ _SPACE_RUN = re.compile(r"[ \t]+")
 _BLANK_LINES = re.compile(r" ?\n[ \n]*")
 _WRAPPER_STARTS = frozenset("`~$\\*\"'“‘")
 _WRAPPER_ENDS = frozenset("`$*}\"'”’)]")
-_LEAD_IN_WORD = re.compile(r"(?:so|thus|therefore|hence|the|an?|there|final|answers?|results?|solutions?|my|next|move|guess|bid)\b",
+_LEAD_IN_WORD = re.compile(r"(?:so|thus|therefore|hence|the|an?|there|it|final|answers?|results?|solutions?|my|next|move|guess|bid)\b",
                            re.IGNORECASE)
 _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[^\n`]*\n")
 

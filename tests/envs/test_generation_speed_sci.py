@@ -441,5 +441,5 @@ def test_aggregation_qa_level_4_seed_900073_generates() -> None:
     from palaestra.core.registry import make_source
 
     source = make_source("tools/aggregation_qa")
-    problem = source.sample(4, 900_073)
-    assert problem.answer is not None and problem.answer.isdigit()
+    problem = source.sample(4, 900_073)  # v5 draws another kind of question at this seed; it must still generate
+    assert problem.answer is not None and source.judge(problem, problem.answer).correct

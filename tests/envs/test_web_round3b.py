@@ -408,7 +408,7 @@ def test_room_booking_ignoring_the_policy_or_the_budget_fails() -> None:
         nones += problem.data["room"] is None
         assert problem.data["records"]["next_code"] not in problem.prompt
     assert careless == 0 and nothing == 0  # the site refuses a taken night; a "none" names the wrong room
-    assert over_budget == 30 - nones and 0 < nones <= 10, (over_budget, nones)
+    assert over_budget == 30 - nones and 0 < nones <= 18, (over_budget, nones)  # v4: 40% of problems allow no booking
 
 
 def test_room_booking_a_booking_on_the_none_side_fails_on_the_records() -> None:

@@ -144,6 +144,8 @@ def judge_named_answer(answer: str, question: Question) -> Verdict:
     def read(text: str) -> bool | None:
         if numeric and _minus_before_digit(text):  # the name key drops punctuation: "-50" would read as 50
             return None
+        if text.rstrip().endswith("?"):  # "5?" is a guess put as a question, not an answer (the key drops the "?")
+            return None
         bare = text.strip().rstrip(".").rstrip()
         if bare.lower().startswith(("it is ", "it's ")):  # "It is Drivos."
             bare = bare.split(" ", 2)[-1] if bare.lower().startswith("it is ") else bare[5:]

@@ -212,7 +212,7 @@ def judge_code(answer: str, expected: str, what: str) -> Verdict:
 
 # Words a careful grader lets stand before a code: "SKU K7Q2X", "extension 4821", "order no. 88213",
 # "confirmation code K7Q2X", "Phone extension: 4821" (the page's own label), "Her extension is 4821", "Your
-# confirmation number is 8QK2M", "Product SKU K7Q2X".
-LABELS = frozenset({"sku", "code", "extension", "ext", "x", "order", "number", "no", "#", "id", "booking",
+# confirmation number is 8QK2M", "Product SKU K7Q2X", "Booked: BK12345".
+LABELS = frozenset({"sku", "code", "extension", "ext", "x", "order", "number", "no", "#", "id", "booking", "booked",
                     "room", "is", "it's", "the", "page", "confirmation", "phone", "telephone", "tel", "his", "her",
                     "their", "your", "product", "application"})

@@ -247,11 +247,7 @@ class RoomBooking(WebTask):
         if problem.data["room"] is not None:
             if said_none is not None:
                 return Verdict.wrong("a booking the policy allows was not made")
-            # "Booked: BK12345" names the code as a grader reads it (the shared labels lack "booked")
-            booked = answer.strip()
-            if booked[:6].casefold() == "booked" and booked[6:7] in (":", " "):
-                booked = booked[7:]
-            return judge_code(booked, problem.answer or "", "confirmation code")
+            return judge_code(answer, problem.answer or "", "confirmation code")
         if said_none is None:
             return Verdict.wrong("the policy allows no booking")
         if not said_none:

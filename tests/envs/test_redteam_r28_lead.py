@@ -1,0 +1,31 @@
+"""Round 3, session 28: the lead's grading fixes from the helpers' probes (shared readers, written once)."""
+
+from __future__ import annotations
+
+from palaestra.core.registry import make_source
+from palaestra.envs.web.common import judge_code
+from palaestra.verifiers.numeric import read_number
+
+
+def test_it_is_leads_a_number_in_and_what_follows_is_still_read_whole() -> None:
+    assert read_number("It is 19.") == 19 and read_number("It's 19.") == 19
+    assert read_number("It is not 19.") is None and read_number("It is 19 or 20.") is None
+    assert read_number("Italy 19") is None
+
+
+def test_sql_qa_takes_it_is_before_the_count() -> None:
+    source = make_source("tools/sql_qa")
+    problem = source.sample(0, 3)
+    assert source.judge(problem, f"It is {problem.answer}.").correct
+
+
+def test_a_named_answer_put_as_a_question_is_not_accepted() -> None:
+    source = make_source("tools/aggregation_qa")
+    problem = source.sample(1, 0)
+    assert source.judge(problem, problem.answer).correct
+    assert not source.judge(problem, f"{problem.answer}?").correct
+
+
+def test_booked_labels_a_code_in_every_web_env() -> None:
+    assert judge_code("Booked: BK12345", "BK12345", "confirmation code").correct
+    assert not judge_code("Booked: BK12346", "BK12345", "confirmation code").correct
