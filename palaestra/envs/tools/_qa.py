@@ -146,10 +146,7 @@ def judge_named_answer(answer: str, question: Question) -> Verdict:
             return None
         if text.rstrip().endswith("?"):  # "5?" is a guess put as a question, not an answer (the key drops the "?")
             return None
-        bare = text.strip().rstrip(".").rstrip()
-        if bare.lower().startswith(("it is ", "it's ")):  # "It is Drivos."
-            bare = bare.split(" ", 2)[-1] if bare.lower().startswith("it is ") else bare[5:]
-            text = bare
+        bare = text.strip().rstrip(".").rstrip()  # "It is Drivos." is the answer grammar's lead-in
         for unit in units:  # "8 people" for "How many people work for X?"
             if bare.lower().endswith(" " + unit):
                 text = bare[: -len(unit)]
