@@ -16,7 +16,8 @@ predecessors that rule answered 0.53 of level 2 and 0.18 of level 4 before.
 Version 4: random layered graphs rarely reach more than a few counts, so the constant "3" answered 0.29 of
 level 0, "5" 0.23 of level 1, "7" 0.17 of level 2 and "10" 0.12 of level 3; the count is now drawn
 uniformly (2-16, 3-18, 4-24, 8-40, 12-80) and the graph built to it, levels 0-2 have a few more nodes,
-and level 1 too avoids the branching products (that rule answered 0.47 of it).
+and the branching products are avoided at level 1 too (that rule answered 0.47 of it) and in half of level 0
+(0.71 of it before, 0.45 with uniform counts alone).
 """
 
 from __future__ import annotations
@@ -50,14 +51,14 @@ class CountShortestPaths(Task):
         edges: int
         counts: tuple[int, int]  # inclusive range of the answer
         min_hops: int  # the target's least distance from the source
-        products: bool  # the branchings multiplied along a path back are never the count
+        products: float  # the share of problems where the branchings multiplied along a path back never count
 
     presets = (
-        Config(nodes=12, layers=5, edges=20, counts=(2, 16), min_hops=3, products=False),
-        Config(nodes=13, layers=6, edges=22, counts=(3, 18), min_hops=3, products=True),
-        Config(nodes=15, layers=6, edges=26, counts=(4, 24), min_hops=3, products=True),
-        Config(nodes=18, layers=7, edges=32, counts=(8, 40), min_hops=4, products=True),
-        Config(nodes=24, layers=8, edges=42, counts=(12, 80), min_hops=5, products=True),
+        Config(nodes=12, layers=5, edges=20, counts=(2, 16), min_hops=3, products=0.5),
+        Config(nodes=13, layers=6, edges=22, counts=(3, 18), min_hops=3, products=1.0),
+        Config(nodes=15, layers=6, edges=26, counts=(4, 24), min_hops=3, products=1.0),
+        Config(nodes=18, layers=7, edges=32, counts=(8, 40), min_hops=4, products=1.0),
+        Config(nodes=24, layers=8, edges=42, counts=(12, 80), min_hops=5, products=1.0),
     )
     # Capped at level 13's values: past them generation raises or passes its CPU bound (difficulty saturates).
     growth = Growth(limits={"nodes": 78, "layers": 17, "edges": 150, "counts": (48, 440), "min_hops": 14})
@@ -65,6 +66,8 @@ class CountShortestPaths(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes
         count = rng.randint(*config.counts)  # the answer first, uniformly: no count is a favourite
+        # 2 paths are always a branching product (two ways in, or one way in from a node with two)
+        avoid_products = rng.random() < config.products and count > 2
 
         def draw() -> tuple[Graph, int, int] | None:
             built = _build(rng, config, count)
@@ -74,9 +77,8 @@ class CountShortestPaths(Task):
             neighbours, distance = graph.neighbours(), bfs_distances(graph, source)
             if _count(neighbours, distance, source)[target] != count:  # the construction's promise, checked
                 return None
-            if config.products:  # levels 1 and up: multiplying the branchings along a path back must not count
-                if count in branching_products(neighbours, distance, target):
-                    return None
+            if avoid_products and count in branching_products(neighbours, distance, target):
+                return None  # multiplying the branchings along a path back must not count (level 0: half the time)
             return built
 
         graph, source, target = retry(draw, attempts=ATTEMPTS, what=f"a node reached by {count} shortest paths")
