@@ -15,14 +15,24 @@ letters recur" is not the period: the recurrence of the first three letters answ
 of level 4 (now 0), of the first four 0.99 and 0.97 (now 0.21 and 0.08). Levels past 4 add 12 letters
 each (9 before), so the difficulty's mean keeps growing despite the decoys' spread.
 
-Difficulty: the letter comparisons the naive search makes (each candidate period from 1 up, compared
-letter by letter until a mismatch) on the drawn string.
+Version 3: levels 0-3 have 30, 35, 40 and 45 letters (20, 26, 33 and 41 before): the answer is uniform over
+7 .. 2n/3, only 7 values at level 0, where the constant "10" answered 0.17 (and 11 values at level 1, 0.11); now
+at least 14 values a level. The decoy is as long as it can be (within two letters of the most the word allows) at
+a shift of at most half the word, so "where the first eight letters recur" answers 0.53 of level 0 and 0.23 of
+level 4 (0.82 and 0.64 before; the first six: 0.33 and 0.14, before 0.61 and 0.44).
+
+Difficulty: the string's length plus its smallest period (the letters to read and the span each comparison
+reaches). Until version 2 it was the letter comparisons of the naive search (each candidate period from 1 up,
+compared letter by letter until a mismatch); the longer decoys of version 3 make that count vary too much from
+string to string (a standard deviation of 41 at level 4, against a rise of 8 from level 3) to order the levels on
+a small sample. The data still records it (``comparisons``).
 """
 
 from __future__ import annotations
 
 import random
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -47,20 +57,33 @@ def smallest_period(text: str) -> tuple[int, int]:
     return len(text), comparisons
 
 
+def prefix_recurrence(text: str, letters: int) -> int:
+    """Where the first ``letters`` letters of ``text`` next occur (its length if nowhere): the shortcut that reads
+    a prefix's recurrence as the period, fooled by the decoy.
+
+    >>> prefix_recurrence("abcabxabcabxab", 3), prefix_recurrence("abcabxabcabxab", 4)
+    (6, 6)
+    >>> prefix_recurrence("ababcababc", 2)
+    2
+    """
+    found = text.find(text[:letters], 1)
+    return found if found > 0 else len(text)
+
+
 @register
 class Period(Task):
     id = "strings/period"
     family = "strings"
     description = "The smallest period of a string."
     tags = ("strings", "algorithmic")
-    version = 2
+    version = 3  # v3: longer strings at levels 0-3 (more possible periods)
 
     @dataclass(frozen=True)
     class Config:
         length: int  # letters in the string
         alphabet: int  # distinct letters
 
-    presets = (Config(20, 4), Config(26, 4), Config(33, 4), Config(41, 4), Config(50, 4))
+    presets = (Config(30, 4), Config(35, 4), Config(40, 4), Config(45, 4), Config(50, 4))
     growth = Growth(steps={"length": 12})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -69,10 +92,11 @@ class Period(Task):
 
         def draw() -> str:
             letters_drawn = [rng.choice(letters) for _ in range(planted)]
-            # a decoy: the word's first letters recur inside it (at least four, often many more), then break off
-            shift = rng.randint(2, planted - 4)
+            # a decoy: the word's first letters recur inside it (as many as the word allows, give or take two)
+            # at a shift of at most half the word, then break off
+            shift = rng.randint(2, planted // 2)
             longest = min(planted - shift - 1, planted - 4)  # four letters of the word stay free
-            for position in range(rng.randint(min(4, longest), longest)):
+            for position in range(rng.randint(max(min(4, longest), longest - 2), longest)):
                 letters_drawn[shift + position] = letters_drawn[position]  # letter by letter: it may overlap
             word = "".join(letters_drawn)
             return (word * (config.length // planted + 1))[: config.length]
@@ -87,6 +111,9 @@ class Period(Task):
         )
         return Problem(prompt=prompt, answer=str(period),
                        data={"text": text, "period": period, "comparisons": comparisons})
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        return {"where the first eight letters recur": lambda p: str(prefix_recurrence(p.data["text"], 8))}
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         value = read_answer(answer, named(read_integer, "period"))
@@ -104,8 +131,8 @@ class Period(Task):
         return Verdict.right()
 
     def difficulty(self, problem: Problem) -> float:
-        """Letter comparisons of the naive smallest-period search on the drawn string."""
-        return float(problem.data["comparisons"])
+        """The string's length plus its smallest period."""
+        return float(len(problem.data["text"]) + problem.data["period"])
 
     def spellings(self, problem: Problem) -> list[str]:
         period = problem.data["period"]
