@@ -278,9 +278,14 @@ def without_closing(text: str) -> str:
     return text
 
 
-def _without_unit(text: str, units: Sequence[str]) -> Iterator[str]:
-    """``text`` without each declared unit it ends with (longest first), set off from the answer by a space
-    (a unit that starts with a symbol, ``°`` or ``%``, may also follow it directly)."""
+def unit_endings(text: str, units: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """``(answer, unit)`` for each declared unit ``text`` ends with (longest first), set off from the answer by a
+    space (a unit that starts with a symbol, ``°`` or ``%``, may also follow it directly); the answer's own markup
+    removed (``**6** s``, ``\\boxed{21} paths``).
+
+    >>> list(unit_endings("**6** s", ["s", "m/s"]))
+    [('6', 's')]
+    """
     lowered = text.lower()
     for unit in sorted(units, key=len, reverse=True)[:MAX_UNITS]:
         if unit and lowered.endswith(unit.lower()):
@@ -288,7 +293,7 @@ def _without_unit(text: str, units: Sequence[str]) -> Iterator[str]:
             if head.endswith(" ") or (head and not unit[:1].isalnum()):
                 answer = strip_wrappers(head)
                 if answer:
-                    yield answer
+                    yield answer, text[len(head):]
 
 
 def read_answer(text: str, read: Callable[[str], T | None], *, units: Sequence[str] = ()) -> T | None:
@@ -314,7 +319,7 @@ def read_answer(text: str, read: Callable[[str], T | None], *, units: Sequence[s
         value = read(bare)
         if value is not None:
             return value
-    for answer in _without_unit(bare, units):
+    for answer, _ in unit_endings(bare, units):
         value = read(answer)
         if value is not None:
             return value

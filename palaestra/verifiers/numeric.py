@@ -54,6 +54,8 @@ from palaestra.verifiers.normalize import (
     simplify_latex,
     strip_wrappers,
     unify,
+    unit_endings,
+    without_closing,
 )
 
 MAX_DIGITS = 1_000  # digits in one numeral; CPython refuses int() of more than 4,300 digits
@@ -414,7 +416,21 @@ def read_number(
     if plain and not unit_required and len(text) <= max_digits:  # the common case, on the trainer's hot path
         return Fraction(plain.group(1))
     factors = None if units is None else _unit_factors(units)
-    return read_answer(text, lambda s: _read_core(s, factors, unit_required, approximate, mixed, max_digits))
+
+    def core(s: str) -> Fraction | None:
+        return _read_core(s, factors, unit_required, approximate, mixed, max_digits)
+
+    value = read_answer(text, core)
+    if value is not None or units is None:
+        return value
+    # A unit after the number's markup ("**6** s", "\\boxed{21} paths"): the number unwrapped, its unit kept, so
+    # the unit's factor (and unit_required) still apply; a hedge inside the markup stays unreadable.
+    spellings = list(units.keys() if isinstance(units, Mapping) else units)
+    for answer, unit in unit_endings(without_closing(strip_wrappers(text)), spellings):
+        value = core(f"{answer} {unit}")
+        if value is not None:
+            return value
+    return None
 
 
 def read_exact(

@@ -29,3 +29,15 @@ def test_a_named_answer_put_as_a_question_is_not_accepted() -> None:
 def test_booked_labels_a_code_in_every_web_env() -> None:
     assert judge_code("Booked: BK12345", "BK12345", "confirmation code").correct
     assert not judge_code("Booked: BK12346", "BK12345", "confirmation code").correct
+
+
+def test_a_unit_after_the_numbers_markup_is_read_with_its_factor() -> None:
+    from fractions import Fraction
+
+    speeds = {"m/s": 1, "km/h": Fraction(5, 18)}
+    assert read_number(r"\boxed{21} shortest paths", units=["shortest paths"]) == 21
+    assert read_number("**6** s.", units=["s"], unit_required=True) == 6
+    assert read_number("**25.2** km/h", units=speeds) == 7
+    assert read_number("**6 or 7** s", units=["s"]) is None
+    assert read_number(r"\boxed{6} s. Just kidding", units=["s"]) is None
+    assert read_number("**6**", units=["s"], unit_required=True) is None
