@@ -20,7 +20,9 @@ Version 3: a constant answer paid. Random 2x2 games (all of level 0, a quarter o
 answer drawn first, each of the 15 non-empty sets of cells as likely (weak equilibria, made by ties, included), and
 the game built around it: each column's best rows (the answer's cells in it, or one random row) get the column's
 top payoff for the row player and the other rows less, each row's best columns likewise for the column player,
-redrawn when two made-up best replies meet in a cell outside the answer. "None" is drawn for 7% of problems.
+redrawn when two made-up best replies meet in a cell outside the answer. "None" is drawn for 7% of problems; in a
+larger game it is drawn at random as before, but built the same way when 100 random draws have none (ties give
+large random games an equilibrium: far levels such as 40 raised GenerationError for about 15% of seeds).
 
 Difficulty: two per cell of the drawn game (each is checked for a row and a column deviation) plus one per
 equilibrium (each must be found and listed). Version 2 counted a cell once and an equilibrium three times; 2x2 games
@@ -35,7 +37,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import GenerationError, Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.economics.common import cell_name, deviation, game_table, pure_equilibria, random_matrix
@@ -53,6 +55,7 @@ _NO_EQUILIBRIUM = tuple(
         ("there is no ", "there are no ", "no "), ("pure-strategy ", "pure ", ""), ("nash ", ""),
         ("equilibrium", "equilibria"), ("", " exists", " exist")))
 _ANSWER_FIRST_CELLS = 4  # games with at most this many cells (2x2) have their answer drawn first
+_NONE_DRAWS = 100  # random draws tried for a larger game without a pure equilibrium before one is built
 GUESS_FREE_SHARE = 0.75  # the share of problems redrawn while a payoff-reading guess is the whole answer
 
 
@@ -121,19 +124,27 @@ class NashPure(Task):
             guessed = len(found) == 1 and found[0] in table_guesses(a, b)
             return (not found) == want_none and not (guess_free and guessed)
 
+        def build(wanted: list[tuple[int, int]]) -> tuple[list[list[int]], list[list[int]], list[tuple[int, int]]]:
+            def one() -> tuple[list[list[int]], list[list[int]], list[tuple[int, int]]] | None:
+                game = _game_with(rng, rows, columns, config.high, wanted)
+                return None if game is None else (*game, wanted)
+
+            return retry(one, accept=acceptable, what="a game built around the drawn equilibria")
+
         if rows * columns <= _ANSWER_FIRST_CELLS:
             # a 2x2 game: its answer is drawn first, every non-empty set of cells as likely (or none), and a game
             # is built around it, since random 2x2 games answer "A1, B2" or "A2, B1" in 0.19 of the draws each
             cells = [(i, j) for i in range(rows) for j in range(columns)]
             subsets = [[c for k, c in enumerate(cells) if mask >> k & 1] for mask in range(1, 1 << len(cells))]
-            wanted = [] if want_none else rng.choice(subsets)
-
-            def build() -> tuple[list[list[int]], list[list[int]], list[tuple[int, int]]] | None:
-                game = _game_with(rng, rows, columns, config.high, wanted)
-                return None if game is None else (*game, wanted)
-
-            row_payoffs, column_payoffs, equilibria = retry(build, accept=acceptable,
-                                                            what="a game with the drawn equilibria")
+            row_payoffs, column_payoffs, equilibria = build([] if want_none else rng.choice(subsets))
+        elif want_none:
+            # ties make an equilibrium likely in large random games (none in 0.15 of 6x6 draws, 0.005 of 16x16, never
+            # at level 40's 26x42): after _NONE_DRAWS random draws a game without one is built
+            try:
+                row_payoffs, column_payoffs, equilibria = retry(draw, accept=acceptable, attempts=_NONE_DRAWS,
+                                                                what="a random game without a pure equilibrium")
+            except GenerationError:
+                row_payoffs, column_payoffs, equilibria = build([])
         else:
             row_payoffs, column_payoffs, equilibria = retry(draw, accept=acceptable,
                                                             what="a game with the drawn kind of equilibria")
