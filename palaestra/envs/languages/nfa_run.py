@@ -21,18 +21,29 @@ the closure after the last letter (the prompt names it) 0.93 and 0.91. From leve
 planted from a state the last letter reaches to one the run does not end in, and a run is kept only when
 skipping the closure after the last letter gives a wrong set (so ignoring epsilon moves does too: without
 them a run only loses states); both misreadings answer none of levels 2-4.
+
+Version 5: a constant answer paid. Level 0's three states leave six possible answers, and "q0, q2" answered 0.23
+of it (500 seeds); the most common set answered 0.09 and 0.08 of levels 1 and 2. Level 0 now has four states (14
+possible answers), the states are renamed by a random permutation after the run is drawn (the start is no longer
+always q0), and up to seven states the number of states the run ends in is drawn first, k with chance C(n, k)
+among the sizes a run can end in (from 2 where an epsilon move is planted), so every answer is about as likely
+(1/14 of levels 0 and 1, 1/25 of level 2). A size not met in 1,000 draws gives way to any size.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core import GenerationError, Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.languages._automata import Automaton, closure, nfa_table, run_nfa
 from palaestra.verifiers.sets import read_set
+
+_SIZED_UP_TO = 7  # up to this many states the size of the answer is drawn first
+_SIZED_DRAWS = 1_000  # draws tried for the drawn size before any size will do
 
 # "States: q1, q2", "The possible states are q1, q2", "The NFA can be in q1, q2"
 _LABEL = re.compile(r"^\s*(?:(?:the\s+)?(?:(?:final|possible|reachable|current|active|resulting)\s+)?states?\s*(?::|=|are\b|"
@@ -42,7 +53,7 @@ _LABEL = re.compile(r"^\s*(?:(?:the\s+)?(?:(?:final|possible|reachable|current|a
 @register
 class NfaRun(Task):
     id = "languages/nfa_run"
-    version = 4
+    version = 5
     family = "languages"
     description = "Give the set of states an NFA (with epsilon moves) can be in after reading a string."
     tags = ("formal-languages", "automata", "simulation")
@@ -57,7 +68,7 @@ class NfaRun(Task):
         length: tuple[int, int]
 
     presets = (
-        Config(states=3, alphabet="ab", keep=0.8, branching=0.35, epsilon=0.0, length=(3, 4)),
+        Config(states=4, alphabet="ab", keep=0.8, branching=0.35, epsilon=0.0, length=(3, 4)),
         Config(states=4, alphabet="ab", keep=0.8, branching=0.35, epsilon=0.0, length=(4, 6)),
         Config(states=5, alphabet="ab", keep=0.8, branching=0.3, epsilon=0.1, length=(5, 7)),
         Config(states=6, alphabet="abc", keep=0.8, branching=0.3, epsilon=0.1, length=(6, 9)),
@@ -83,7 +94,17 @@ class NfaRun(Task):
                 return None  # the epsilon moves after the last letter add nothing: skipping them would do
             return nfa, string, final
 
-        nfa, string, final = retry(draw, what="an NFA run ending in a proper non-empty set of states")
+        if config.states <= _SIZED_UP_TO:  # how many states the run ends in is drawn first (see the docstring)
+            sizes = range(2 if config.epsilon > 0 else 1, config.states)  # the planted epsilon move adds a state
+            wanted = rng.choices(sizes, [math.comb(config.states, k) for k in sizes])[0]
+            try:
+                nfa, string, final = retry(draw, accept=lambda run: len(run[2]) == wanted, attempts=_SIZED_DRAWS,
+                                           what="an NFA run ending in the drawn number of states")
+            except GenerationError:
+                nfa, string, final = retry(draw, what="an NFA run ending in a proper non-empty set of states")
+        else:
+            nfa, string, final = retry(draw, what="an NFA run ending in a proper non-empty set of states")
+        nfa, final = _relabelled(rng, nfa, final)
         answer = ", ".join(sorted(final, key=lambda q: int(q[1:])))
         example = "q1, q3"  # the notation, whatever the answer
         epsilon = (" A move on ε (epsilon) may be taken at any time without reading a letter." if
@@ -151,6 +172,17 @@ def _tracking_nfa(rng: random.Random, config: NfaRun.Config) -> Automaton:
         if jumps:
             delta[source][""] = jumps
     return {"states": states, "start": "q0", "accepting": [], "delta": delta}
+
+
+def _relabelled(rng: random.Random, nfa: Automaton, final: set[str]) -> tuple[Automaton, set[str]]:
+    """The same NFA and run with its states renamed by a random permutation (the start too), listed by name."""
+    states = nfa["states"]
+    rename = dict(zip(states, rng.sample(states, len(states))))
+    order = {s: int(s[1:]) for s in states}
+    delta = {rename[s]: {letter: sorted((rename[t] for t in targets), key=order.__getitem__)
+                         for letter, targets in nfa["delta"][s].items()} for s in states}
+    relabelled = {**nfa, "start": rename[nfa["start"]], "delta": {s: delta[s] for s in states}}
+    return relabelled, {rename[s] for s in final}
 
 
 def _without_last_closure(nfa: Automaton, string: str) -> set[str]:

@@ -14,6 +14,10 @@ would get them, and so are those whose answer is a transition probability the pr
 
 The answer is the exact value in any exact spelling (``7/12``, ``\\frac{7}{12}``, ``3.5``);
 a rounded decimal is wrong.
+
+Version 4: small random chains favour halves and thirds, so "1/2" answered 0.09 of level 1 (1,000 seeds) and "2"
+expected steps 0.06 of level 2. A chain question whose value has a denominator of 3 or less is now redrawn with
+chance 1/2, which halves those shares.
 """
 
 from __future__ import annotations
@@ -108,13 +112,16 @@ def _describe(chain: Chain, ends: list[str]) -> str:
     return (f"A Markov chain moves between the states {', '.join(chain)} and stops for good when it reaches "
             f"{absorbing} (absorbing states).\n" + "\n".join(lines))
 
+_SIMPLE = 3  # values with a denominator up to this (1/2, 1/3, 2/3, whole numbers of steps) ...
+_SIMPLE_REDRAWN = 0.5  # ... are redrawn with this chance
+
 _COUNT_UNITS = {"steps": ("steps", "step", "moves", "transitions"), "visits": ("visits", "visit", "times")}
 
 
 @register
 class MarkovAbsorption(Task):
     id = "probability/markov_absorption"
-    version = 3
+    version = 4
     family = "probability"
     description = "Absorption probabilities, expected steps and visits in absorbing Markov chains, exactly."
     tags = ("math", "probability", "markov-chains")
@@ -188,6 +195,8 @@ def _chain_question(rng: random.Random, config: MarkovAbsorption.Config, kind: s
                "(counting the start itself if it is that state) before it is absorbed?")
     if value in (0, 1) or value in {chance for moves in chain.values() for _, chance in moves}:
         return None  # a value the prompt states (a start that leads straight to absorption) is read off, not solved
+    if value.denominator <= _SIMPLE and rng.random() < _SIMPLE_REDRAWN:
+        return None  # small chains favour halves and thirds: 1/2 answered 0.09 of level 1
     return f"{_describe(chain, ends)}\n\n{ask}", value
 
 

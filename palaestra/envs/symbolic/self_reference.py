@@ -7,6 +7,13 @@ values is consistent when every statement is true exactly when what it says hold
 are drawn until exactly one of the ``2 ** n`` assignments is consistent (checked by trying them
 all), so the answer, the set of true statements, is unique. It is written as statement numbers
 (``1, 4, 5``, any order) or ``none``.
+
+Version 3: the draws make about half the statements true, so at level 0 (4 statements) two true ones answered
+0.51 of the problems and each pair about 0.09-0.10 (500 seeds): a constant pair paid. The number of true
+statements is now drawn first, k with chance C(n, k) / 2^n, and statements are drawn until their one consistent
+assignment has k true (the draws are symmetric in the statements' numbers, so every set of k is then as likely):
+every answer is about 1/2^n of its level, 1/16 at level 0. A count not met in 2,000 draws (all nine of level 4
+true never is) gives way to any count.
 """
 
 from __future__ import annotations
@@ -18,11 +25,12 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core import GenerationError, Problem, Task, Verdict, register, retry
 from palaestra.verifiers.numeric import read_integer
 from palaestra.verifiers.sets import read_set
 
 PRIMES = {2, 3, 5, 7, 11, 13}
+_COUNT_DRAWS = 2_000  # draws tried for the drawn number of true statements (the rarest needed, 4 of 4, takes ~250)
 _LEAD = re.compile(r"^\s*(?:(?:the\s+)?true(?:\s+statements?)?\s*(?::|=|are\b)|(?:the\s+true\s+)?statements?\s*:?)\s*",
                    re.IGNORECASE)
 _ARE_TRUE = re.compile(r"\s+(?:are|is)\s+true\s*\.?\s*$", re.IGNORECASE)
@@ -35,7 +43,7 @@ Statement = list  # ["at least", k], ["exactly false", k], ["is true", j], ["eit
 @register
 class SelfReference(Task):
     id = "symbolic/self_reference"
-    version = 2
+    version = 3
     family = "symbolic"
     description = "Find the one consistent truth assignment of a list of statements about the list itself."
     tags = ("symbolic", "logic", "self-reference")
@@ -67,7 +75,15 @@ class SelfReference(Task):
             solutions = _consistent(keys)
             return ([list(key) for key in keys], solutions[0]) if len(solutions) == 1 else None
 
-        statements, truth = retry(draw, what="statements with exactly one consistent assignment")
+        # the number of true statements is drawn first, k with chance C(n, k) / 2^n (every answer as likely), since the
+        # draws themselves give about half of them (0.51 of level 0 had two true: each pair answered 0.09); a count
+        # that has not come up in _COUNT_DRAWS draws (all nine true is never the one consistent assignment) gives way
+        wanted = sum(rng.random() < 0.5 for _ in range(n))
+        try:
+            statements, truth = retry(draw, accept=lambda drawn: len(drawn[1]) == wanted, attempts=_COUNT_DRAWS,
+                                      what="statements with the drawn number of true ones")
+        except GenerationError:
+            statements, truth = retry(draw, what="statements with exactly one consistent assignment")
         listing = "\n".join(f"{i}. {_text(s)}" for i, s in enumerate(statements, 1))
         answer = ", ".join(map(str, sorted(truth))) or "none"
         prompt = (
@@ -118,7 +134,10 @@ def _read_true_set(answer: str, n: int) -> frozenset[int] | set[int] | None:
     """The statement numbers written, also as a sentence: "Statements 1 and 4 are true." is {1, 4}."""
     def read(text: str):
         return read_set(text, lambda item: _statement_number(item, n), allow_empty=True,
-                        empty_words=("no statement is true", "no statements are true", "all are false"))
+                        empty_words=("no statement is true", "no statements are true", "all are false",
+                                     "none of them", "none of the statements", "none of them are true",
+                                     "none of the statements are true", "all statements are false",
+                                     "all of them are false"))
 
     said = read(answer)
     if said is None and isinstance(answer, str) and len(answer) < 2_000:
