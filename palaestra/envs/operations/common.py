@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from palaestra.verifiers.assignments import read_values
@@ -101,29 +101,35 @@ _NAMING = re.compile(
 )
 
 
-def read_labelled_sequences(text: str, heads: Sequence[str], labels: Sequence[str]) -> dict[str, list[str]] | None:
+def read_labelled_sequences(text: str, heads: Sequence[str], labels: Sequence[str],
+                            aliases: Mapping[str, str] | None = None) -> dict[str, list[str]] | None:
     """``{head: labels in order}`` from one ``head: sequence`` per line or per ``;`` (``M1: J2, J1; M2: J1, J2``),
-    every head exactly once and in its own case, else None. Input is bounded before it is split."""
+    a line may start with a bullet (``- M1: J2, J1``); every head exactly once, in its own case or in another spelling
+    ``aliases`` maps to it (``{"machine 1": "M1"}``: lower case, single spaces), else None. Input is bounded before it
+    is split."""
     if not isinstance(text, str) or len(text) > (20 * len(labels) + 40) * len(heads) + 400:
         return None
-    return read_answer(text, lambda s: _labelled_core(s, {h.lower(): h for h in heads}, labels))
+    known = {h.lower(): h for h in heads} | {" ".join(a.lower().split()): h for a, h in (aliases or {}).items()}
+    return read_answer(text, lambda s: _labelled_core(s, known, labels))
 
 
 def _labelled_core(text: str, heads: dict[str, str], labels: Sequence[str]) -> dict[str, list[str]] | None:
     found: dict[str, list[str]] = {}
     for part in text.strip().strip("`").replace(";", "\n").splitlines():
         part = part.strip().strip("*").strip()
+        if part[:1] in ("-", "•") and part[1:2].isspace():  # a bullet
+            part = part[2:].strip().strip("*").strip()
         if not part:
             continue
         for mark in (":", "="):
             head, sep, rest = part.partition(mark)
-            if sep and head.strip().strip("*").strip().lower() in heads:
+            if sep and " ".join(head.strip().strip("*").strip().lower().split()) in heads:
                 break
         else:
             return None
-        name = heads[head.strip().strip("*").strip().lower()]
+        name = heads[" ".join(head.strip().strip("*").strip().lower().split())]
         sequence = read_sequence(rest.strip().rstrip(",.").strip(), labels) if rest.strip() else []
         if sequence is None or name in found:
             return None
         found[name] = sequence
-    return found if len(found) == len(heads) else None
+    return found if len(found) == len(set(heads.values())) else None

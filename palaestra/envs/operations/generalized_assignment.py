@@ -2,14 +2,14 @@
 
 Each task costs a different amount and uses a different amount of capacity depending on the agent
 that does it (two whole-number tables); each agent has a capacity. The answer names an agent for
-every task; the verifier checks that every task has exactly one known agent, that no agent's load
-exceeds its capacity, and that the total cost is the minimum. The minimum comes at generation from
-a depth-first branch and bound (tasks with the largest regret first; bound: the cost so far plus
-every remaining task's cheapest agent that still has room for it). Instances are redrawn until
-some assignment fits. From level 2 on, problems are redrawn until the textbook greedy (each task in
-turn to its cheapest agent with room) is not optimal, or finds no fit, in any of four task orders:
-largest regret first, the given order, the cheapest task first, the heaviest first (version 3 added
-the last three).
+every task (or lists every agent's tasks: ``A1: T3, T5; A2: T1, T2, T4``); the verifier checks that
+every task has exactly one known agent, that no agent's load exceeds its capacity, and that the
+total cost is the minimum. The minimum comes at generation from a depth-first branch and bound
+(tasks with the largest regret first; bound: the cost so far plus every remaining task's cheapest
+agent that still has room for it). Instances are redrawn until some assignment fits. From level 2
+on, problems are redrawn until the textbook greedy (each task in turn to its cheapest agent with
+room) is not optimal, or finds no fit, in any of four task orders: largest regret first, the given
+order, the cheapest task first, the heaviest first (version 3 added the last three).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.envs.operations.common import read_labelled_sequences
 from palaestra.verifiers.assignments import read_values
 from palaestra.verifiers.sets import one_of
 
@@ -35,7 +36,8 @@ class GeneralizedAssignment(Task):
     family = "operations"
     description = "Assign each task to one capacity-limited agent (agent-dependent costs and loads) at least total cost."
     tags = ("operations-research", "optimization", "assignment", "np-hard")
-    version = 3  # v3: from level 2 on, the greedy in three more task orders is not optimal either (GREEDY_ORDERS)
+    # v3: from level 2 on, the greedy in three more task orders is not optimal either (GREEDY_ORDERS)
+    version = 4  # v4: level 0 has 5 tasks
 
     @dataclass(frozen=True)
     class Config:
@@ -44,7 +46,7 @@ class GeneralizedAssignment(Task):
         beat_greedy: bool
 
     presets = (
-        Config(agents=2, tasks=4, beat_greedy=False),
+        Config(agents=2, tasks=5, beat_greedy=False),  # v4: 4 tasks had 16 answers, one the reference of 12%
         Config(agents=2, tasks=6, beat_greedy=False),
         Config(agents=3, tasks=6, beat_greedy=True),
         Config(agents=3, tasks=8, beat_greedy=True),
@@ -99,7 +101,7 @@ class GeneralizedAssignment(Task):
         cost, load, capacity = problem.data["cost"], problem.data["load"], problem.data["capacity"]
         agents = [f"A{i + 1}" for i in range(len(cost))]
         tasks = [f"T{j + 1}" for j in range(len(cost[0]))]
-        values = read_values(answer, tasks, one_of(agents))
+        values = read_values(answer, tasks, one_of(agents)) or _read_by_agent(answer, agents, tasks)
         if values is None:
             return Verdict.unparsed("expected an agent for every task, e.g. T1 = A2, T2 = A1, ...")
         chosen = [agents.index(values[t]) for t in tasks]
@@ -150,6 +152,16 @@ class GeneralizedAssignment(Task):
                     wrong.append(spelled(moved))
                     return wrong
         return wrong
+
+
+def _read_by_agent(answer: str, agents: Sequence[str], tasks: Sequence[str]) -> dict[str, str] | None:
+    """``{task: agent}`` from the tasks listed under every agent (``A1: T3, T5; A2: T1, T2, T4``, a line or a ``;``
+    each), every task exactly once, else None."""
+    found = read_labelled_sequences(answer, agents, tasks)
+    if found is None:
+        return None
+    values = {task: agent for agent, listed in found.items() for task in listed}
+    return values if sorted(values) == sorted(tasks) and sum(map(len, found.values())) == len(tasks) else None
 
 
 def total_cost(cost: Sequence[Sequence[int]], chosen: Sequence[int]) -> int:

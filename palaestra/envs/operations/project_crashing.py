@@ -6,7 +6,9 @@ does (the critical path method). The answer gives the days crashed for every act
 verifier checks that each is a whole number within its limit, that the crashed project finishes
 by the deadline, and that the cost is the minimum. That minimum is computed exactly at generation
 by a depth-first branch and bound over the crash days of the activities on paths longer than the
-deadline (see :func:`optimal_crash`; a test checks it against brute force).
+deadline (see :func:`optimal_crash`; a test checks it against brute force). The deadline cuts at least two days,
+and the activities' letters are dealt at random (version 2: a one-day cut, a third of level 0, made one activity's
+single day the whole answer, and "A", always a start of the network, was that activity most often).
 From level 2 on, problems are redrawn until the textbook greedy (crash the cheapest critical
 activity by a day, again and again) pays more than the minimum.
 
@@ -52,7 +54,7 @@ class ProjectCrashing(Task):
     family = "operations"
     description = "Crash a project's activities (limits, cost per day) to meet a deadline at least cost (CPM)."
     tags = ("operations-research", "scheduling", "optimization", "project-management")
-    version = 1
+    version = 2  # v2: letters dealt at random (A was always a start of the network)
 
     @dataclass(frozen=True)
     class Config:
@@ -78,11 +80,11 @@ class ProjectCrashing(Task):
             preds = [sorted(rng.sample(range(b), min(b, rng.randint(1, 2)))) if b else [] for b in range(n)]
             network = Network(duration, limit, cost, preds)
             normal, fastest = finish_time(network, [0] * n), finish_time(network, limit)
-            return network, rng.randint(fastest, max(fastest, normal - 1))
+            return network, rng.randint(fastest, max(fastest, normal - 2))
 
         def acceptable(drawn: tuple[Network, int]) -> bool:
             network, deadline = drawn
-            if finish_time(network, [0] * n) <= deadline:
+            if finish_time(network, [0] * n) - deadline < 2:
                 return False
             if not config.beat_greedy:
                 return True
@@ -91,12 +93,15 @@ class ProjectCrashing(Task):
 
         network, deadline = retry(draw, acceptable, what="a crashing problem the greedy does not solve")
         plan, best, nodes = optimal_crash(network, deadline)
-        names = LETTERS[:n]
+        # Letters are dealt at random (version 2): the activities are drawn in an order where each one's predecessors
+        # come first, so in version 1 "A" was always a start of the network, on most long paths, and "A = 1, the
+        # rest 0" was the reference of 11% of level 0. The table lists the activities alphabetically.
+        names = [LETTERS[i] for i in rng.sample(range(n), n)]
         rows = "\n".join(
-            f"  {names[a]:<3} {network.duration[a]:>4}   {', '.join(names[p] for p in network.preds[a]) or '-':<8} "
-            f"{network.limit[a]:>5}   {network.cost[a]:>4}" for a in range(n))
+            f"  {names[a]:<3} {network.duration[a]:>4}   {', '.join(sorted(names[p] for p in network.preds[a])) or '-':<8} "
+            f"{network.limit[a]:>5}   {network.cost[a]:>4}" for a in sorted(range(n), key=lambda a: names[a]))
         normal = finish_time(network, [0] * n)
-        example = ", ".join(f"{names[a]} = {(1, 0, 2, 0)[a % 4]}" for a in range(min(3, n))) + ", ..."
+        example = ", ".join(f"{LETTERS[a]} = {(1, 0, 2, 0)[a % 4]}" for a in range(min(3, n))) + ", ..."
         prompt = (
             "A project consists of these activities (durations in days; an activity starts once all its predecessors "
             "have finished; the project ends when every activity has):\n"
@@ -106,15 +111,14 @@ class ProjectCrashing(Task):
             f"this deadline is met at the least total cost. Give the days crashed for every activity (0 allowed), "
             f"e.g. {example}"
         )
-        answer = ", ".join(f"{names[a]} = {days}" for a, days in enumerate(plan))
-        return Problem(prompt=prompt, answer=answer, data={
+        return Problem(prompt=prompt, answer=_spelled(names, plan), data={
             "duration": network.duration, "limit": network.limit, "cost": network.cost, "preds": network.preds,
-            "deadline": deadline, "optimum": best, "nodes": nodes})
+            "names": names, "deadline": deadline, "optimum": best, "nodes": nodes})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         network = _network(problem)
-        names = list(LETTERS[:len(network.duration)])
-        values = read_values(answer, names, _read_days)
+        names = _names(problem)
+        values = read_values(answer, sorted(names), _read_days)
         if values is None:
             return Verdict.unparsed("expected the whole days crashed for every activity, e.g. A = 1, B = 0, ...")
         plan = [values[name] for name in names]
@@ -133,7 +137,7 @@ class ProjectCrashing(Task):
             plan = greedy_crash(network, problem.data["deadline"])
             if plan is None:
                 plan = list(network.limit)
-            return ", ".join(f"{LETTERS[a]} = {days}" for a, days in enumerate(plan))
+            return _spelled(_names(problem), plan)
 
         return {"greedy: crash the cheapest critical activity by a day, repeatedly": greedy}
 
@@ -152,16 +156,28 @@ class ProjectCrashing(Task):
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         network = _network(problem)
         n = len(network.duration)
-        plan = [int(p.split(" = ")[1]) for p in (problem.answer or "").split(", ")]
+        names = _names(problem)
+        given = dict(p.split(" = ") for p in (problem.answer or "").split(", "))
+        plan = [int(given[name]) for name in names]
 
         def spelled(values: Sequence[int]) -> str:
-            return ", ".join(f"{LETTERS[a]} = {v}" for a, v in enumerate(values))
+            return _spelled(names, values)
 
         wrong = [spelled([0] * n), spelled(network.limit) if plan_cost(network, network.limit) > problem.data["optimum"]
                  else spelled(plan[:-1]), spelled(plan[:-1]), spelled(plan) + " or " + spelled(network.limit)]
         crashed = max(range(n), key=lambda a: plan[a])
         wrong.append(spelled([v - 1 if a == crashed else v for a, v in enumerate(plan)]))  # a day short, or -1
         return wrong
+
+
+def _names(problem: Problem) -> list[str]:
+    """Each activity's letter, in the network's (topological) order; version 1 lettered them in that order."""
+    return list(problem.data.get("names") or LETTERS[:len(problem.data["duration"])])
+
+
+def _spelled(names: Sequence[str], days: Sequence[int]) -> str:
+    """``A = 1, B = 0, ...``: the days of every activity, alphabetically."""
+    return ", ".join(f"{name} = {d}" for name, d in sorted(zip(names, days)))
 
 
 def _network(problem: Problem) -> Network:

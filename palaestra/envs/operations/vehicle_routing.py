@@ -2,7 +2,7 @@
 
 Customers on a street grid (distances are Manhattan: blocks east-west plus blocks north-south) each
 need a number of crates; every route starts and ends at the depot and carries at most the van's
-capacity; any number of routes may be used. The answer lists the routes, one per line, customers in
+capacity; any number of routes may be used. The answer lists the routes, one per line (or separated by semicolons), customers in
 visiting order. The optimum comes from exact dynamic programming at generation: the shortest tour of
 every set of customers one van can carry (Held-Karp), then the cheapest partition of all customers
 into such sets. From level 2 on, instances are redrawn until the textbook Clarke-Wright savings
@@ -31,8 +31,8 @@ MAX_CHARS = 4_000
 _LABEL = r"(?:(?:route|van|vehicle)\s*\d{0,3}\s*[:.)-]?|\d{1,3}[:.)])"
 # a line's label: "Route 2:", "2.", a bullet ("- ", "* ", "• ") with or without one
 _ROUTE_LABEL = re.compile(rf"^\s*(?:[-*•]\s*{_LABEL}?|{_LABEL})\s*", re.IGNORECASE)
-_SEPARATORS = re.compile(r"->|→|—|,|;|\s+-\s+|\s+")
-_DEPOT_WORDS = {"d", "depot"}
+_SEPARATORS = re.compile(r"->|→|—|,|\s+-\s+|\s+")
+_DEPOT_WORDS = {"d", "depot", "0"}  # the depot named at a route's ends: "Depot C2 C5 depot", "D C2 D", "0 C2 C5 0"
 
 
 @register
@@ -42,7 +42,7 @@ class VehicleRouting(Task):
     description = "Capacitated delivery routes from a depot serving every customer at least total distance (any optimum)."
     tags = ("operations-research", "routing", "optimization", "np-hard")
     multiline = True
-    version = 1
+    version = 2  # v2: level 0 has 5 customers
 
     @dataclass(frozen=True)
     class Config:
@@ -51,7 +51,7 @@ class VehicleRouting(Task):
         beat_savings: bool
 
     presets = (
-        Config(customers=4, grid=8, beat_savings=False),
+        Config(customers=5, grid=8, beat_savings=False),  # v2: 4 customers, one set of routes paid 15%
         Config(customers=5, grid=10, beat_savings=False),
         Config(customers=6, grid=10, beat_savings=True),
         Config(customers=7, grid=12, beat_savings=True),
@@ -149,7 +149,7 @@ class VehicleRouting(Task):
 
 
 def read_routes(text: str, names: Sequence[str]) -> list[list[int]] | None:
-    """Routes as lists of customer numbers (1-based), one line each, else None."""
+    """Routes as lists of customer numbers (1-based), one a line (or separated by semicolons), else None."""
     if not isinstance(text, str) or len(text) > MAX_CHARS:
         return None
     return read_answer(text, lambda s: _routes_core(s, names))
@@ -158,7 +158,7 @@ def read_routes(text: str, names: Sequence[str]) -> list[list[int]] | None:
 def _routes_core(text: str, names: Sequence[str]) -> list[list[int]] | None:
     lookup = {name.lower(): i + 1 for i, name in enumerate(names)}
     routes = []
-    for line in text.strip().strip("`").splitlines():
+    for line in text.strip().strip("`").replace(";", "\n").splitlines():  # "C2 C5; C1; C3 C4": one route per part
         if not line.strip():
             continue
         tokens = [t for t in _SEPARATORS.split(_ROUTE_LABEL.sub("", line, count=1).strip()) if t]
