@@ -15,6 +15,11 @@ of it is wrong and told so.
 Difficulty: the atoms written in the species' formulas, plus the species count, plus the binary digits of the
 coefficients (bigger molecules, more species and larger coefficients all take more elimination work). Levels
 grow the fuels and the ion charges and shift the mix from salts to fuels and oxidising acids.
+
+Reactions balanced by ones and twos alone (a salt exchange of charges 1 and 2) are kept at odds SMALL_KEEP, and level
+0's fuels have up to 6 carbons: in v2 they were nearly half of level 0, spread over a few orders, and the constant
+"2, 1, 1, 2" or "1, 2, 1, 2" answered 8-12% of it (0.084 for the commonest on 500 seeds); now 0.056 (level 1: 0.066 ->
+0.052).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import math
 import random
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.chemistry.common import Composition, ReactionConfig, conserves, draw_reaction, parse_formula
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
@@ -31,6 +37,9 @@ from palaestra.verifiers.sets import read_list
 
 EXAMPLE = "4, 1, 3, 2"  # a fixed placeholder of the right shape: never derived from the answer
 STATES = ("(aq)", "(s)", "(l)", "(g)")
+# Reactions whose coefficients are all 1 or 2 (a salt exchange of charges 1 and 2: "2, 1, 1, 2") are kept at these odds:
+# at level 0 they were nearly half the problems, spread over a few orders, and one order answered 8-12% (v2).
+SMALL_KEEP = 0.55  # lower odds leave level 0 under 95% distinct problems (few larger salt balancings)
 ARROWS = ("\\longrightarrow", "\\rightarrow", "\\to", "-->", "->", "→", "⟶", "=>", "=")
 
 @register
@@ -39,17 +48,20 @@ class BalanceEquation(Task):
     family = "chemistry"
     description = "Balance a chemical equation with the smallest whole-number coefficients (any order judged)."
     tags = ("chemistry", "science", "math")
-    version = 2  # level 2 weighs salt reactions 14 (was 6): it repeated 5.1% of its problems in 1,000 seeds
+    version = 3  # v3: reactions balanced by ones and twos alone kept at odds SMALL_KEEP (their few orders answered
+    # up to 12% of level 0 each: "2, 1, 1, 2"), level 0's fuels up to 6 carbons (was 4). v2: level 2 weighs salt reactions 14 (was 6): it repeated 5.1% of its problems in 1,000 seeds
     max_answer_chars = 600
 
     Config = ReactionConfig
 
-    presets = (Config(3, 4, False, 12, False), Config(3, 8, False, 12), Config(3, 16, True, 14),
+    presets = (Config(3, 6, False, 12, False), Config(3, 8, False, 12), Config(3, 16, True, 14),
                Config(4, 22, True, 4), Config(4, 30, True, 2))
     growth = Growth(steps={"carbons": 8, "salts": -2}, limits={"salts": 0})
 
     def generate(self, rng: random.Random, config: ReactionConfig) -> Problem:
-        left, right, kind, coefficients = draw_reaction(rng, config)
+        left, right, kind, coefficients = retry(
+            lambda: draw_reaction(rng, config), lambda drawn: max(drawn[3]) > 2 or rng.random() < SMALL_KEEP,
+            attempts=60, what="a reaction (those balanced by ones and twos alone thinned)")
         equation = " + ".join(left) + " -> " + " + ".join(right)
         prompt = (
             f"Balance this chemical equation with the smallest positive whole-number coefficients:\n\n"

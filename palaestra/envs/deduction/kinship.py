@@ -14,6 +14,7 @@ through their parents).
 The answer is one relation word such as ``aunt`` or ``father-in-law`` (``father in law`` and a
 sentence such as ``Ada is Ben's aunt`` are read too).
 
+Level 2 (v4) asks 15 words, the grandparents and grandchildren among them (v3: 11, one answering 1/11 of the level).
 The top level (v3) asks three relations in one family, answered one a line in order: one word out of
 its 13 was a guess a policy could learn from cheap cues (the asked person's sex, whether they appear
 only as a parent), which picked the answer of 24% of v2's level-4 problems against 8% for a constant;
@@ -59,7 +60,7 @@ _SENTENCES = (
 @register
 class Kinship(Task):
     id = "deduction/kinship"
-    version = 3  # v3: the top level asks three relations at once (one word was a learnable guess)
+    version = 4  # v4: level 2 asks 15 relation words (was 11). v3: the top level asks three relations at once (one word was a learnable guess)
     family = "deduction"
     description = "Name how two people in a described family are related (aunt, cousin, father-in-law, ...)."
     tags = ("logic", "deduction", "kinship", "reasoning")
@@ -74,7 +75,8 @@ class Kinship(Task):
     presets = (
         Config(generations=3, children=(1, 2), relations=_CORE),
         Config(generations=3, children=(2, 3), relations=_CORE + _EXTENDED),
-        Config(generations=3, children=(2, 3), relations=_EXTENDED + _IN_LAW),
+        # v4: with the grandparents and grandchildren (15 words, was 11: one word answered 0.09-0.11 of the level)
+        Config(generations=3, children=(2, 3), relations=_EXTENDED + _IN_LAW + _CORE[8:]),
         Config(generations=4, children=(2, 3), relations=_EXTENDED + _IN_LAW + _GREAT),
         Config(generations=4, children=(2, 4), relations=_IN_LAW + _GREAT + ("cousin", "uncle", "aunt"),
                questions=3),

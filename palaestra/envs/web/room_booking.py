@@ -14,22 +14,26 @@ wrong (v1 took it, and it scored the fifth of problems on the ``none`` side with
 Judged on the answer (the confirmation code the site gave, or ``none`` and its room) and the final records (the one
 booking the policy requires, or none at all). Near misses in every draw: cheaper rooms of the city taken
 on one night of the stay, or in hotels with too few stars; rooms of other cities besides. Every city has
-three hotels or more. The answer's rank by price in its city is drawn uniformly from 1 to the priciest (from 2
-in a city of 7 rooms or more), so that no rank pays (v3 drew ranks 2-4 among 2-4 rooms at level 0: the priciest
-room of the city was right in 87%, the third-cheapest in 61%; now no rank is right in more than ~23% at any
-level). The rooms cheaper than the answer hold one free every night in a hotel just short of the stars and one
-of enough stars taken one night (where the answer is second-cheapest, one of the two at random): booking the
-cheapest free room, stars unread, or the cheapest of enough stars, nights unread, is right in ~9% at level 0,
-~4% at level 1 and ~1% above (v3: 22-27% at level 0; v2 left the traps to chance: 72-79%). The answer's
-hotel mostly has just the stars asked (3, 4 or 5; v3: 3 or 4), and each other hotel, at odds of 0.6, more: a
-fixed star threshold (the cheapest free room of 3, 4 or 5 stars and up) is right in 29-43% (v3: 72-81%), but
-the cheapest free room of the best-rated hotel still in 48-64% (v3: 54-92%), and of the second-rated in 36-48%:
-with three hotels, one of them the stars near miss, the answer's is mostly the best-rated or the second. The budget
+five hotels or more. The answer's rank by price in its city is drawn uniformly from 1 (2 in a city of 7 rooms or
+more) to the third-priciest, so that no rank pays (v3 drew ranks 2-4 among 2-4 rooms at level 0: the priciest room
+of the city was right in 87%, the third-cheapest in 61%; now no rank is right in more than ~16% at any level). The
+rooms cheaper than the answer hold one free every night in a hotel just short of the stars and one of enough stars
+taken one night (where the answer is second-cheapest, one of the two at random): booking the cheapest free room,
+stars unread, or the cheapest of enough stars, nights unread, is right in under 1% (v3: 22-27% at level 0; v2 left
+the traps to chance: 72-79%). The policy asks 2, 3 or 4 stars (a hotel just short of 2 has 1 star); the answer's
+hotel mostly has just the stars asked, and above it the city's other hotels hold rooms free for the stay at 0 to 3
+higher ratings (ABOVE_COUNTS), so the answer's hotel is the best-rated one with a free room in 0.24-0.30 of the
+problems, the second-rated in 0.23-0.30, the third in 0.26-0.33 (500 seeds a level; v4 as first changed this
+session, with three hotels a city and a threshold of up to 5: 0.70-0.79 and 0.21-0.28). A fixed star threshold,
+the stated one unread (the cheapest free room of 2, 3, 4 or 5 stars and up), is right in 0.30-0.43 (then: 0.32-0.41):
+it is right whenever it equals the asked one, a third of the problems. Reading "at least" as "exactly" is right in
+~0.9 (then ~0.95); raising the answer's hotel above the threshold more often trades it against the fixed thresholds,
+and each rule still reads the prices and the free nights of every room. The budget
 is short of the cheapest allowed stay in 40% of the problems (v3: a fifth, and the right room booked, the budget
 unread, was right in 80%). The difficulty is the city's rooms, the stay's nights and the cheaper near misses.
 
-Generation speed: about 1,250 problems/s at level 4 on this 2-core machine, near the 1,000 floor. Each
-problem builds a whole booking site: cities, hotels and rooms, each room with its own page and a month of
+Generation speed: about 700 problems/s at level 4 on this 2-core machine (1,250 with three hotels a city), under the
+1,000 mark. Each problem builds a whole booking site: cities, five or more hotels a city and their rooms, each room with its own page and a month of
 free nights drawn night by night, and cheaper rooms adjusted to fail the policy so the answer is unique;
 building those pages is nearly all the time, and they are what the model navigates.
 """
@@ -59,9 +63,14 @@ PROOF_MARKS = ":;,-\u2013\u2014(" + "\u00a0 "  # what may stand between "none" a
 ROOMS = ("single", "double", "twin", "suite", "studio", "family room")
 EXAMPLE = "BK00000"
 TWO_TRAPS_FROM = 7  # city rooms from which the answer always has 2+ cheaper near misses (below it, 1+)
-STAR_THRESHOLDS = (3, 4, 5)  # the policy's least stars (v3: 3 or 4)
-OUTRANK_ODDS = 0.6  # each other hotel (where no near miss changes) gets more stars than the answer's with these odds
-EXACT_STARS_SHARE = 0.8  # problems whose answer's hotel has exactly the stars the policy asks (else 2-5, at least that)
+STAR_THRESHOLDS = (2, 3, 4)  # the policy's least stars (v4 before this session's second change: 3-5; a threshold of 5
+# made the best-rated hotel's cheapest free room the answer)
+EXACT_STARS_SHARE = 0.85  # below a threshold of 4, the answer's hotel has just the stars asked at these odds (else more)
+# How many higher ratings than the answer's hotel's (2, 3 or 4 stars) a hotel with a room free for the stay holds: the
+# weights of 0, 1, 2, 3, so the answer's hotel is the best-rated, second-, third- or fourth-rated with a free room in
+# about 0.27, 0.27, 0.28 and 0.18 of the problems (with EXACT_STARS_SHARE and the thresholds drawn evenly).
+ABOVE_COUNTS = {2: (0, 0, 0.3, 0.7), 3: (0.05, 0.25, 0.7), 4: (0.5, 0.5), 5: (1,)}
+PRICIER = 2  # rooms of the city priced above the answer, at least (they hold the better-rated hotels' free rooms)
 
 
 def _money(cents: int) -> str:
@@ -80,8 +89,9 @@ class RoomBooking(WebTask):
     description = "Book the cheapest room a travel policy allows (stars, free nights, budget) on a booking site, or none."
     tags = ("web", "navigation", "forms", "policy", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow", "fill_and_submit")
-    version = 4  # v4: the answer's rank by price drawn from 1-2 to the priciest; 3+ hotels a city; the answer's
-    # hotel mostly at the stars asked (3-5, v3: 3-4), others above it at odds 0.6; no room within budget in 40%
+    version = 4  # v4: the answer's rank by price drawn from 1-2 to the third-priciest; 5+ hotels a city; the answer's
+    # hotel mostly at the stars asked (2-4, v3: 3-4), others at 0-3 higher ratings with free rooms; none within budget
+    # in 40%
     # v3: a cheaper free room of too few stars and a cheaper one of enough stars in most draws
     # v2: "none" names the cheapest allowed room (its proof); v1 took a bare "none"
     bare_verdicts = ("none",)
@@ -95,13 +105,14 @@ class RoomBooking(WebTask):
         slack: int
 
     presets = (
-        # v4: three hotels a city from level 0 (v3: two at levels 0-2, where the answer's hotel and the near misses'
-        # left the cheapest free room of the best-rated hotel right in 84-92%) and six rooms or more
-        Config(2, (3, 3), (2, 2), (1, 2), 4),
-        Config(2, (3, 4), (2, 2), (2, 3), 5),
-        Config(3, (3, 3), (2, 3), (2, 4), 6),
-        Config(3, (3, 4), (2, 3), (3, 5), 7),
-        Config(4, (3, 5), (3, 4), (3, 6), 8),
+        # v4: five hotels a city from level 0 (v3: two at levels 0-2, where the answer's hotel and the near misses'
+        # left the cheapest free room of the best-rated hotel right in 84-92%; three still left it 0.70-0.79), so the
+        # answer's hotel can have up to three better-rated ones with free rooms, and ten rooms or more
+        Config(2, (5, 6), (2, 2), (1, 2), 4),
+        Config(2, (5, 6), (2, 2), (2, 3), 5),
+        Config(3, (5, 6), (2, 3), (2, 4), 6),
+        Config(3, (5, 6), (2, 3), (3, 5), 7),
+        Config(4, (5, 7), (3, 4), (3, 6), 8),
     )
     growth = Growth(limits={"cities": 8, "rooms": len(ROOMS), "nights": 14, "slack": 20})
 
@@ -144,7 +155,7 @@ class RoomBooking(WebTask):
         # the third-cheapest room (the priciest where fewer) was right in 61-88% at level 0 and 36-44% above. The
         # rooms priced below it are chosen so that the near misses fit (_cheaper_rooms).
         prices = sorted(rng.sample(range(4000, 40_000, 50), len(city_rooms)))
-        rank = rng.randint(1 if len(city_rooms) < TWO_TRAPS_FROM else 2, len(city_rooms) - 1)
+        rank = rng.randint(1 if len(city_rooms) < TWO_TRAPS_FROM else 2, len(city_rooms) - 1 - PRICIER)
         best = rng.choice(city_rooms)
         cheaper = _cheaper_rooms(rng, rooms, city_rooms, best, rank)
         rest = [path for path in city_rooms if path != best and path not in cheaper]
@@ -152,14 +163,15 @@ class RoomBooking(WebTask):
         for path, price in zip([*cheaper, best, *rest], prices):
             rooms[path]["price"] = price
         ranked = sorted(city_rooms, key=lambda p: rooms[p]["price"])
-        stars = min_stars if rng.random() < EXACT_STARS_SHARE else max(rooms[best]["stars"], min_stars)
+        exact = min_stars == 4 or rng.random() < EXACT_STARS_SHARE
+        stars = min_stars if exact else rng.randint(min_stars + 1, 5)
         for room in rooms.values():
             if room["hotel_path"] == rooms[best]["hotel_path"]:
                 room["stars"] = stars
         rooms[best]["free"] = sorted(set(rooms[best]["free"]) | set(stay))
         self._near_misses(rng, rooms, ranked[:ranked.index(best)], rooms[best]["hotel_path"], min_stars, stay)
-        self._outrank(rng, rooms, city_rooms, best, min_stars)
-        for path in ranked[:ranked.index(best)]:
+        self._spread_stars(rng, rooms, city_rooms, best, min_stars, stay)
+        for path in [p for p in city_rooms if rooms[p]["price"] < rooms[best]["price"]]:
             if rooms[path]["stars"] >= min_stars and set(stay) <= set(rooms[path]["free"]):
                 taken = rng.choice(stay)
                 rooms[path]["free"] = [night for night in rooms[path]["free"] if night != taken]
@@ -285,21 +297,47 @@ class RoomBooking(WebTask):
             raised = rng.choice(cheaper)  # the loop after this takes one night of its stay
             self._set_stars(rooms, rooms[raised]["hotel_path"], rng.randint(min_stars, 5))
 
-    def _outrank(self, rng: random.Random, rooms: dict[str, dict[str, Any]], city_rooms: list[str], best: str,
-                 min_stars: int) -> None:
-        """Give each other hotel of the city, at odds OUTRANK_ODDS, more stars than the answer's, where its cheaper
-        rooms (if any) have enough stars already (the loop after this takes a night of each), so no near miss
-        changes. With the answer's hotel mostly at the threshold and the stars near miss just below it, a star level
-        picked without the threshold rarely finds the answer: v3 left the stars to chance, and the cheapest free room
-        of the city's best-rated hotel, the threshold unread, was right in 54-92%; of 4 stars or more, in 72-81%."""
+    def _spread_stars(self, rng: random.Random, rooms: dict[str, dict[str, Any]], city_rooms: list[str], best: str,
+                      min_stars: int, stay: list[str]) -> None:
+        """Rate the city's other hotels (all but the answer's and those holding a cheaper room of too few stars, so no
+        near miss changes) so that the answer's hotel is rarely the best-rated or the second-rated one with a room free
+        for the stay: above the answer's hotel, one hotel at each of as many higher ratings as ABOVE_COUNTS draws, with
+        a pricier room made free for the stay. The other hotels get a
+        rating of enough stars that adds no new one above the answer's. v4 (three hotels a city, others raised at odds
+        0.6) left the cheapest free room of the best-rated hotel right in 0.73 of level 0, of the second-rated in 0.26."""
         hotel = rooms[best]["hotel_path"]
-        price = rooms[best]["price"]
-        fit = sorted({rooms[p]["hotel_path"] for p in city_rooms if rooms[p]["hotel_path"] != hotel}
-                     - {rooms[p]["hotel_path"] for p in city_rooms if rooms[p]["price"] < price
-                        and rooms[p]["stars"] < min_stars})
-        for other in fit:
-            if rooms[best]["stars"] < 5 and rng.random() < OUTRANK_ODDS:
-                self._set_stars(rooms, other, rng.randint(rooms[best]["stars"] + 1, 5))
+        price, stars = rooms[best]["price"], rooms[best]["stars"]
+        fixed = {rooms[p]["hotel_path"] for p in city_rooms if rooms[p]["price"] < price and rooms[p]["stars"] < min_stars}
+        settable = sorted({rooms[p]["hotel_path"] for p in city_rooms} - fixed - {hotel})
+        rng.shuffle(settable)
+        weights = ABOVE_COUNTS[stars]
+        above = sorted(rng.sample(range(stars + 1, 6), rng.choices(range(len(weights)), weights)[0]))
+        pricier = {h: [p for p in city_rooms if rooms[p]["hotel_path"] == h and rooms[p]["price"] > price]
+                   for h in settable}
+        needy = [h for h in settable if not pricier[h]]
+        for short in needy[:max(0, len(above) - len(settable) + len(needy))]:
+            # too few hotels have a room above the answer's price: one swaps a cheaper room's price with a spare pricier
+            # room of the answer's hotel or of a hotel with two; both hotels have enough stars, so the room now cheaper
+            # is taken one night by the caller (a near miss like the one it replaces)
+            donors = [p for p in city_rooms if rooms[p]["price"] > price and rooms[p]["hotel_path"] not in fixed
+                      and (rooms[p]["hotel_path"] == hotel or len(pricier[rooms[p]["hotel_path"]]) > 1)]
+            if not donors:
+                break
+            donor, lent = rng.choice(donors), rng.choice([p for p in city_rooms if rooms[p]["hotel_path"] == short])
+            rooms[donor]["price"], rooms[lent]["price"] = rooms[lent]["price"], rooms[donor]["price"]
+            if rooms[donor]["hotel_path"] != hotel:
+                pricier[rooms[donor]["hotel_path"]].remove(donor)
+            pricier[short] = [lent]
+        hosts = [h for h in settable if pricier[h]]
+        for level, host in zip(above, hosts):
+            self._set_stars(rooms, host, level)
+            room = rooms[rng.choice(pricier[host])]
+            room["free"] = sorted(set(room["free"]) | set(stay))
+        taken = set(hosts[:len(above)])
+        shown = sorted({rooms[p]["stars"] for p in city_rooms if rooms[p]["hotel_path"] in taken})
+        for other in settable:
+            if other not in taken:
+                self._set_stars(rooms, other, rng.choice(list(range(min_stars, stars + 1)) + shown))
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
