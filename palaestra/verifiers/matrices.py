@@ -59,7 +59,7 @@ _SEMICOLON = re.compile(r"\s*;\s*")
 _CELL_SPLIT = re.compile(r"\s*[,&]\s*|\s+")
 # "A basis is", "Basis:", "N(A) =", "null(A) =", "ker(A) =", "The null space is spanned by", before the vectors.
 _BASIS_LEAD_IN = re.compile(
-    r"^(?:(?:a\s+)?basis(?:\s+(?:of|for)\s+the\s+null\s*space)?(?:\s+is)?\s*:?|(?:the\s+)?null\s*space(?:\s+of\s+A)?"
+    r"^(?:(?:(?:a|the)\s+)?basis(?:\s+(?:of|for)\s+the\s+null\s*space)?(?:\s+is)?\s*:?|(?:the\s+)?null\s*space(?:\s+of\s+A)?"
     r"(?:\s+is)?(?:\s+spanned\s+by)?\s*:?|(?:N|null|Null|ker|Ker|nul|Nul)\s*\(\s*A\s*\)\s*=)\s*",
     re.IGNORECASE,
 )

@@ -41,3 +41,12 @@ def test_a_unit_after_the_numbers_markup_is_read_with_its_factor() -> None:
     assert read_number("**6 or 7** s", units=["s"]) is None
     assert read_number(r"\boxed{6} s. Just kidding", units=["s"]) is None
     assert read_number("**6**", units=["s"], unit_required=True) is None
+
+
+def test_the_basis_and_the_steps_are_lead_ins() -> None:
+    null_space = make_source("linalg/null_space")
+    problem = null_space.sample(0, 3)
+    assert null_space.check(problem, null_space.format_answer(f"The basis is {problem.answer}.")).correct
+    jugs = make_source("planning/water_jugs")
+    problem = jugs.sample(0, 3)
+    assert jugs.check(problem, jugs.format_answer(f"The steps are: {problem.answer}")).correct

@@ -69,7 +69,7 @@ def read_steps(text: str, step: re.Pattern[str], convert: Callable[[re.Match[str
 # path is UURR.", "Moves: 1. U 2. L", "Steps: fill A, pour A B", "Crossings: goat; nothing", "Tiles: 4, 7, 1".
 _PLAN_LABEL = re.compile(
     r"^\s*(?:(?:the|my|a)\s+)?(?:(?:shortest|optimal|minimal|final|full)\s+)?"
-    r"(?:route|path|moves?|plan|steps?|crossings?|tiles?|solution|sequence)\s*(?:(?:is|are)\s+|:\s*)",
+    r"(?:route|path|moves?|plan|steps?|crossings?|tiles?|solution|sequence)\s*(?:(?:is|are)\s*:?\s*|:\s*)",
     re.IGNORECASE,
 )
 
