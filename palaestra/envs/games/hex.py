@@ -1,38 +1,50 @@
-"""Hex on an n x (n+1) board: connect your two long sides against a two-distance-potential opponent.
+"""Hex endgames on an n x n board, solved exactly: find the forced win against a perfect opponent.
 
-The board is a rhombus of hexagonal cells with ``n`` rows and ``n + 1`` columns (columns ``a``,
-``b``, ..., rows ``1`` to ``n`` from the top; every row drawn half a cell further right, so a
-cell touches two cells of the row above and two of the row below). The model plays X and wins by
-a chain of X stones joining the top row to the bottom row; the opponent plays O and wins by a
-chain joining the left column to the right column. Hex has no draws: a full board holds exactly
-one winning chain.
+The board is a rhombus of n x n hexagonal cells (columns ``a``, ``b``, ..., rows ``1`` to ``n`` from the top; every
+row drawn half a cell further right, so a cell touches two cells of the row above and two of the row below). The
+model plays X and wins by a chain of X stones joining the top row to the bottom row; the opponent plays O and wins by
+a chain joining the left column to the right column. Hex has no draws: a full board holds exactly one winning chain.
 
-The game starts in a mid-game position with the opponent's stone just played. Because the
-model's sides are the long ones (its rows are closer together than the opponent's columns),
-the model can always win: a mirror pairing of the cells (see :func:`partner`) answers every
-opponent stone in its partner cell, and a chain of O stones across the board would need a
-partner pair it does not have. Generated positions keep that pairing intact (stones placed in
-pairs, one X and one O per pair, plus the opponent's last stone), so the oracle, which plays the
-pairing, wins every game; nothing in the prompt mentions the pairing.
+The game starts in a mid-game position with ``k`` empty cells, the opponent's stone just played and X to move. An
+exact solver (negamax over the empty cells with a table of solved positions, a win found as soon as a side has a
+cell completing its chain, a forced reply when the other side has exactly one such cell and a loss when it has two)
+proves at generation that X has a forced win and that few of X's first moves keep it (at most ``winning``); neither
+side has a cell completing its chain at the start.
 
-Each turn the model writes one empty cell (``c2``, ``play c2``); an occupied cell or an
-unreadable move costs a turn. The opponent answers at once: it wins at once if it can, else
-scores every empty cell by the *two-distance potential* of the position after it (version 4) and
-plays the best, and at the lower levels plays a random cell instead with the level's noise share
-(drawn from ``event_rng`` keyed by the position, so a replay plays the same game). A cell's
-two-distance from a side is 1 if it touches that side (directly or through a chain of the
-player's stones), else one more than the second best of the cells it touches (so a line the
-other player can cut with one stone counts as no line); a player's potential is the fewest, over
-the cells, of the two-distances from both its sides, and its mobility how many cells reach that
-fewest. The score is ten times X's potential minus O's, plus O's mobility minus X's (ties at
-random). Versions before 4 scored by plain shortest paths, which the one-ply shortest-path rule
-beat in 0.67 of the top level's games (declared as a heuristic baseline: 0.07 now). Reward 1 for
-a win; 0 for a loss or for running out of turns (the turns the pairing needs to fill the board,
-plus two).
+The opponent plays perfectly (version 5): each turn it solves the position; if it can win (X has made a mistake) it
+plays a winning move (a chain-completing one first); if it is lost it plays the losing move that leaves X the fewest
+winning replies. Its ties are broken by ``event_rng`` keyed by the position, so a replay plays the same game. The
+oracle plays a winning move found by the same solver and wins every game. The prompt says that X can force a win and
+that the opponent plays perfectly; nothing in it says which move wins.
 
-Levels grow the board (4 x 5 to 8 x 9 in the presets, a row and a column more per level after, up to 14 x 15 at
-level 10) and cut the opponent's noise (50% to none). The difficulty
-measure is the number of empty cells at the start plus the opponent's accuracy.
+Each turn the model writes one empty cell (``c2``, ``play c2``); an occupied cell or an unreadable move costs a turn
+(the opponent does not move). Reward 1 for a win; 0 for a loss or for running out of turns (enough to fill half the
+empty cells, plus two).
+
+Cheap rules (declared in ``heuristics()``, see RULES): random won positions are easy for them. In about 249 of 250
+random won 6 x 6 positions with 10 to 12 empty cells the one-ply two-distance rule's first move wins, and it then wins
+the game against the perfect opponent (0.975 of 40 positions with a single winning move, r3s28). So levels 3 and up
+do not draw at random: they start from positions where the first move of every declared rule (any of its ties) loses,
+walked from stored ones (STORED: found once by random draws and random walks; about one position in eleven a stone's
+move away from such a position is such too). The walk makes five (5 x 5) or two (6 x 6) accepted moves of one stone,
+each to a position that passes every filter (or as many as WALK_TRIES tries give; every position of it passes them).
+
+Versions 1-4 played an n x (n+1) board, the model's sides the short distance apart, which a mirror pairing of the
+cells wins for the model from any position that keeps the pairing; their opponent was a one-ply evaluation (shortest
+paths, then two-distance potential). The pairing that kept every game winnable made every position easy: the one-ply
+rule that plays the cell the opponent's own two-distance evaluation likes best for X won 0.96 / 0.97 / 0.85 of
+version 4's levels 2-4 (r3s28).
+
+Levels: 4 x 4 with 6 empty cells (at most 3 winning first moves) to 6 x 6 with 10 (at most 2, every rule's first move
+losing). Past the presets the board grows a row and a column a level up to 13 x 13 around a walked 6 x 6 position
+(``_padded``: rows of X above and below it and O's cells beside it, so the game is that position's game); the
+empty cells stay at 10. The difficulty measure is the empty cells plus the board's side, plus the share of X's first
+moves that lose, plus one where every declared rule's first move loses.
+
+Generation speed: every candidate position is solved exactly for each first move of X (with a node cap: a position
+whose analysis needs more is rejected) and the rules' first moves are checked; levels 0-2 take a few milliseconds a
+problem, levels 3-4 (the walks) tens of milliseconds (see the r3s28 report), far levels about the same plus the
+rules' evaluation on the larger board.
 """
 
 from __future__ import annotations
@@ -45,7 +57,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register, retry
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register
+from palaestra.core.bits import set_bits
+from palaestra.core.retry import GenerationError
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import cell_name, column_letters, read_cell
 
@@ -53,6 +67,12 @@ SPARE_TURNS = 2
 EMPTY, MODEL, OPPONENT = ".", "X", "O"
 TOO_FAR = 1000  # the potential of a side with no cell on two-distance lines to both its sides
 STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0), (-1, 1), (1, -1))
+DRAWS = 300  # positions drawn per problem at most at the levels without stored positions
+GENERATION_NODES = 30_000  # a draw whose analysis needs more solver nodes than this is rejected
+MOST_COUNTED = 4  # winning first moves counted at most (the levels allow 3 at most)
+WALK_STEPS = {5: 5, 6: 2}  # accepted one-stone moves from a stored position, by its side
+WALK_TRIES = 150  # tries at most
+PLAY_NODES = 400_000  # a bound on one reply's search in play (positions the generator's analysis never reached)
 
 
 @register
@@ -60,186 +80,483 @@ class Hex(MultiTurnTask):
     id = "games/hex"
     # version 2: level 0 places 2-4 pairs (one pair gave too few distinct positions: 888 in 1,000 seeds).
     # version 3: the board stops growing at level 10 (see growth)
-    # version 4: the opponent scores cells by two-distance potential instead of shortest paths (r3s26: the one-ply
-    # shortest-path rule won 0.67 of the top level's games against the shortest-path opponent; see RULES)
-    version = 4
+    # version 4: the opponent scores cells by two-distance potential instead of shortest paths (r3s26)
+    # version 5: n x n endgames solved exactly against a perfect opponent (r3s28: the one-ply two-distance rule won
+    # 0.85-0.97 of version 4's levels 2-4; see RULES)
+    version = 5
     family = "games"
-    description = "Win Hex on an n x (n+1) board, long sides yours, against a two-distance-potential opponent."
+    description = "Win a Hex endgame on an n x n board against a perfect opponent: find the forced win."
     tags = ("games", "multi-turn", "two-player", "adversarial", "connection")
     one_move_per_turn = True
 
     @dataclass(frozen=True)
     class Config:
-        rows: int  # the board has rows x (rows + 1) cells
-        pairs: tuple[int, int]  # (fewest, most) stone pairs already on the board
-        noise: float  # share of the opponent's moves played at random
+        size: int  # the board has size x size cells
+        empties: int  # empty cells at the start
+        winning: int  # the most first moves of X that keep its forced win
+        core: int  # 0: positions drawn at random; else the side of the stored positions the level walks from
 
     presets = (
-        Config(4, (2, 4), 0.5),
-        Config(5, (2, 4), 0.35),
-        Config(6, (2, 5), 0.2),
-        Config(7, (3, 6), 0.1),
-        Config(8, (3, 7), 0.0),
+        Config(4, 6, 3, 0),
+        Config(4, 8, 2, 0),
+        Config(5, 9, 2, 0),
+        Config(5, 9, 2, 5),
+        Config(6, 10, 2, 6),
     )
-    # The board and its stones stop growing at level 10's 14 x 15 (version 3): the opponent's search and the
-    # oracle's grow steeply with the board (the oracle's game took 0.3 s of CPU at level 9, 2.4 s at 15, 16 s at
-    # 20), columns are named by one letter, and past 26 rows moves could not be written (level 40 raised).
-    growth = Growth(limits={"rows": 14, "pairs": (9, 13)})
+    # Past the presets the board grows a row and a column a level up to 13 x 13 (level 11) around a 6 x 6 position
+    # walked from the stored ones (see _padded); the empty cells stay at 10.
+    growth = Growth(limits={"size": 13, "empties": 10, "core": 6})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        rows, cols = config.rows, config.rows + 1
-
-        def draw() -> str | None:
-            cells = [EMPTY] * (rows * cols)
-            representatives = [i for i in range(rows * cols) if i < partner(i, rows)]
-            for cell in rng.sample(representatives, rng.randint(*config.pairs)):
-                mine = rng.choice((cell, partner(cell, rows)))
-                cells[mine], cells[partner(mine, rows)] = MODEL, OPPONENT
-            empty = [i for i, c in enumerate(cells) if c == EMPTY]
-            cells[rng.choice(empty)] = OPPONENT  # the opponent's stone just played: its partner is empty
-            board = "".join(cells)
-            return None if _connected(board, rows, MODEL) or _connected(board, rows, OPPONENT) else board
-
-        board = retry(draw, what="a pairing-consistent Hex position with no chain yet")
-        turns = math.ceil(board.count(EMPTY) / 2) + SPARE_TURNS
-        letters = column_letters(cols)
+        n, k = config.size, config.empties
+        if config.core:
+            core = config.core
+            stored = STORED[core]
+            start = stored[rng.randrange(len(stored))]
+            if rng.random() < 0.5 and _analyse(start[::-1], core, True):  # turned half a turn: the same game
+                start = start[::-1]
+            board, winning = _walk(rng, start, core, config.winning)
+            if n > core:
+                board = _padded(board, core, n, rng.randint(0, n - core), rng.randint(0, n - core))
+        else:
+            found: tuple[int, str] | None = None
+            for _ in range(DRAWS):
+                drawn = _fill(rng, n, n * n - k)
+                count = None if drawn is None else _analyse(drawn, n, False)
+                if drawn is not None and count is not None and (found is None or count < found[0]):
+                    found = (count, drawn)
+                    if count <= config.winning:
+                        break
+            if found is None:  # never seen in testing (about one draw in six is a won position)
+                raise GenerationError(f"no won Hex position on {n} x {n} with {k} empty cells in {DRAWS} draws")
+            winning, board = found
+        turns = math.ceil(k / 2) + SPARE_TURNS
+        letters = column_letters(n)
         prompt = (
-            f"Let's play Hex on a board of {rows} rows and {cols} columns of hexagonal cells. Columns are "
-            f"{letters[0]} to {letters[-1]} from left to right, rows 1 to {rows} from top to bottom, and each row is "
-            "drawn half a cell further right than the one above, so a cell touches the cells left and right of it, "
-            "the two cells above it (same column and one to the right) and the two cells below it (same column and "
-            "one to the left).\n\n"
-            f"You are X: you win by a chain of touching X stones from row 1 to row {rows}. The opponent is O: it "
-            f"wins by a chain of touching O stones from column {letters[0]} to column {letters[-1]}. Players take "
-            "turns placing one stone on an empty cell; stones never move. The opponent has just played, and it is "
-            f"your move in this position:\n\n{_picture(board, rows)}\n\n"
-            f"You have {turns} turns; only a win scores. Each turn, write the one empty cell you play, for example: c2"
+            f"Let's play Hex on a board of {n} x {n} hexagonal cells. Columns are {letters[0]} to {letters[-1]} from "
+            f"left to right, rows 1 to {n} from top to bottom, and each row is drawn half a cell further right than "
+            "the one above, so a cell touches the cells left and right of it, the two cells above it (same column "
+            "and one to the right) and the two cells below it (same column and one to the left).\n\n"
+            f"You are X: you win by a chain of touching X stones from row 1 to row {n}. The opponent is O: it wins by "
+            f"a chain of touching O stones from column {letters[0]} to column {letters[-1]}. Players take turns "
+            "placing one stone on an empty cell; stones never move, and the game always ends with one winner. The "
+            f"opponent has just played, and it is your move in this position:\n\n{_picture(board, n)}\n\n"
+            "You can force a win from here, but few moves keep the win, and the opponent plays perfectly: one "
+            f"mistake and it wins. You have {turns} turns; only a win scores. Each turn, write the one empty cell you "
+            "play, for example: c2"
         )
-        data = {"rows": rows, "board": board, "noise": config.noise, "turns": turns}
+        search = _Search(PLAY_NODES)
+        _winning_moves(board, n, search=search)
+        data = {"size": n, "board": board, "turns": turns, "winning": winning, "rules_lose": bool(config.core),
+                "nodes": PLAY_NODES - search.nodes}
         return Problem(prompt=prompt, answer=None, data=data)
 
     def max_turns(self, problem: Problem) -> int:
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
-        """Empty cells at the start, plus the opponent's accuracy (one minus its noise share)."""
-        return float(problem.data["board"].count(EMPTY)) + 1.0 - problem.data["noise"]
+        """Empty cells at the start plus the board's side, plus one where every declared rule's first move loses, plus
+        the share of X's first moves that lose, plus a tenth of the tens digits of the solver's nodes to judge them."""
+        data = problem.data
+        empties = data["board"].count(EMPTY)
+        return (float(empties + data["size"] + data["rules_lose"]) + 1.0 - data["winning"] / empties
+                + math.log10(data["nodes"]) / 10)
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
-        board = problem.data["board"]
-        rows = problem.data["rows"]
-        last = next(i for i in range(len(board)) if board[i] == OPPONENT and board[partner(i, rows)] == EMPTY)
-        return {"board": board, "last": last}
+        return {"board": problem.data["board"]}
+
+    def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
+        n = problem.data["size"]
+        return [cell_name(*divmod(i, n)) for i, c in enumerate(state["board"]) if c == EMPTY]
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
-        rows, board = problem.data["rows"], state["board"]
-        cell = read_cell(move, rows, rows + 1, verbs=("play", "place", "put", "place at", "play at"))
+        n, board = problem.data["size"], state["board"]
+        cell = read_cell(move, n, n, verbs=("play", "place", "put", "place at", "play at"))
         if cell is None:
-            return Outcome.invalid(state, f"write one cell, a column letter then a row number from 1 to {rows}, such as c2")
-        index = cell[0] * (rows + 1) + cell[1]
+            return Outcome.invalid(state, f"write one cell, a column letter then a row number from 1 to {n}, such as c2")
+        index = cell[0] * n + cell[1]
         name = cell_name(*cell)
         if board[index] != EMPTY:
             return Outcome(state, Verdict.wrong("occupied"), f"{name} is taken; play an empty cell.")
         board = board[:index] + MODEL + board[index + 1:]
         said = f"You play {name}."
-        if _connected(board, rows, MODEL):
-            return Outcome({"board": board, "last": state["last"]}, Verdict.right(),
-                           f"{said} Your chain joins row 1 to row {rows}: you win!\n{_picture(board, rows)}", True)
+        if _connected(board, n, MODEL):
+            return Outcome({"board": board}, Verdict.right(),
+                           f"{said} Your chain joins row 1 to row {n}: you win!\n{_picture(board, n)}", True)
         reply = _reply(problem, board)
         board = board[:reply] + OPPONENT + board[reply + 1:]
-        said += f" The opponent plays {cell_name(reply // (rows + 1), reply % (rows + 1))}."
-        after = {"board": board, "last": reply}
-        if _connected(board, rows, OPPONENT):
-            return Outcome(after, Verdict.wrong("lost"),
-                           f"{said} Its chain joins the left column to the right: you lose.\n{_picture(board, rows)}",
+        said += f" The opponent plays {cell_name(*divmod(reply, n))}."
+        if _connected(board, n, OPPONENT):
+            return Outcome({"board": board}, Verdict.wrong("lost"),
+                           f"{said} Its chain joins the left column to the right: you lose.\n{_picture(board, n)}",
                            True)
-        return Outcome.goes_on(after, f"{said}\n{_picture(board, rows)}")
+        return Outcome.goes_on({"board": board}, f"{said}\n{_picture(board, n)}")
 
     def heuristics(self) -> dict[str, Any]:
-        def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
-            rows = problem.data["rows"]
-            cell = rng.choice(_rule_choices(state["board"], rows))
-            return cell_name(cell // (rows + 1), cell % (rows + 1))
+        def rule(choices: Any) -> Any:
+            def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+                n = problem.data["size"]
+                return cell_name(*divmod(rng.choice(choices(state["board"], n)), n))
 
-        return {RULES[0]: policy}
+            return policy
+
+        return {name: rule(choices) for name, choices in zip(RULES, RULE_CHOICES, strict=True)}
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
-        rows, board = problem.data["rows"], state["board"]
-        answer = partner(state["last"], rows)
-        if board[answer] != EMPTY:  # off the pairing (the model's own earlier moves) only
-            answer = board.index(EMPTY)
-        return cell_name(answer // (rows + 1), answer % (rows + 1))
+        n, board = problem.data["size"], state["board"]
+        moves = _winning_moves(board, n, most=1) or [board.index(EMPTY)]  # lost (after a mistake): any cell
+        return cell_name(*divmod(moves[0], n))
 
 
-# A cheap one-ply rule for X, declared as a heuristic baseline (r3s26): it won 1.00 / 0.80 / 0.72 / 0.67 at levels
-# 0 / 2 / 3 / 4 against v3's opponent, which scored cells by the same shortest-path resistance; against v4's
-# two-distance potential it wins 0.95 / 0.58 / 0.23 / 0.07 (60 games per level).
-RULES = ("the empty cell that most raises the opponent's shortest-path distance minus mine (random ties)",)
+# --- The exact solver ----------------------------------------------------------------------------------------------
+# A position is two bit masks (cell r * n + c is bit r * n + c): the stones of the side to move and the other's.
 
 
-def _rule_choices(board: str, rows: int) -> list[int]:
-    """The cells the rule of RULES may play for X (its ties)."""
-    scores = {}
-    for cell in (i for i, c in enumerate(board) if c == EMPTY):
-        after = board[:cell] + MODEL + board[cell + 1:]
-        scores[cell] = _distance(after, rows, OPPONENT) - _distance(after, rows, MODEL)
-    best = max(scores.values())
-    return [cell for cell, value in scores.items() if value == best]
+class _OutOfNodes(Exception):
+    """A search ran past its node budget."""
 
 
-def partner(index: int, rows: int) -> int:
-    """The cell paired with ``index`` on the ``rows`` x ``rows + 1`` board (an involution, no fixed point).
-
-    Cells on the main diagonal pair with their right neighbour; every other cell is mirrored
-    across that diagonal band: ``(r, c)`` with ``c >= r + 2`` pairs with ``(c - 1, r)``. Answering
-    each O stone in its partner keeps O from ever joining the left and right columns.
-
-    >>> [partner(i, 2) for i in range(6)]
-    [1, 0, 3, 2, 5, 4]
-    """
-    cols = rows + 1
-    r, c = divmod(index, cols)
-    if c == r:
-        return r * cols + r + 1
-    if c == r + 1:
-        return r * cols + r
-    if c >= r + 2:
-        return (c - 1) * cols + r
-    return c * cols + r + 1
+@dataclass(frozen=True)
+class _Geometry:
+    n: int
+    full: int
+    not_left: int  # every cell but column a
+    not_right: int  # every cell but the last column
+    top: int
+    bottom: int
+    left: int
+    right: int
 
 
 @functools.cache
-def _neighbours(rows: int) -> tuple[tuple[int, ...], ...]:
-    cols = rows + 1
-    return tuple(tuple((r + dr) * cols + c + dc for dr, dc in STEPS if 0 <= r + dr < rows and 0 <= c + dc < cols)
-                 for r in range(rows) for c in range(cols))
+def _geometry(n: int) -> _Geometry:
+    full = (1 << n * n) - 1
+    left = sum(1 << r * n for r in range(n))
+    top = (1 << n) - 1
+    return _Geometry(n, full, full & ~left, full & ~(left << n - 1), top, top << n * (n - 1), left, left << n - 1)
 
 
-def _connected(board: str, rows: int, side: str) -> bool:
-    """Whether ``side`` has a chain between its two sides (X: top and bottom rows; O: left and right columns)."""
-    cols = rows + 1
-    if side == MODEL:
-        start, goal = range(cols), lambda i: i >= (rows - 1) * cols
-    else:
-        start, goal = range(0, rows * cols, cols), lambda i: i % cols == cols - 1
-    stack = [i for i in start if board[i] == side]
-    seen = set(stack)
-    neighbours = _neighbours(rows)
-    while stack:
-        cell = stack.pop()
-        if goal(cell):
-            return True
-        for other in neighbours[cell]:
-            if other not in seen and board[other] == side:
-                seen.add(other)
-                stack.append(other)
-    return False
+def _spread(g: _Geometry, cells: int) -> int:
+    """``cells`` and every cell touching one of them."""
+    n = g.n
+    return (cells | ((cells << 1) | (cells >> n - 1)) & g.not_left | ((cells >> 1) | (cells << n - 1)) & g.not_right
+            | (cells << n) | (cells >> n)) & g.full
 
 
-def _distance(board: str, rows: int, side: str) -> int:
-    """The fewest empty cells ``side`` must still fill to connect its sides (a 0-1 breadth-first search)."""
-    cols = rows + 1
-    starts = range(cols) if side == MODEL else range(0, rows * cols, cols)
+def _flood(g: _Geometry, seed: int, stones: int) -> int:
+    """The stones of ``stones`` joined to ``seed`` (a subset of them) by chains (``_spread`` inlined: the solver's
+    inner loop)."""
+    n, shift, not_left, not_right = g.n, g.n - 1, g.not_left, g.not_right
+    reach = seed
+    for _ in range(n * n):
+        grown = (reach | ((reach << 1) | (reach >> shift)) & not_left | ((reach >> 1) | (reach << shift)) & not_right
+                 | (reach << n) | (reach >> n)) & stones
+        if grown == reach:
+            break
+        reach = grown
+    return reach
+
+
+def _edges(g: _Geometry, x_side: bool) -> tuple[int, int]:
+    return (g.top, g.bottom) if x_side else (g.left, g.right)
+
+
+def _finishers(g: _Geometry, stones: int, empty: int, x_side: bool) -> int:
+    """The empty cells that complete a chain of ``stones`` between its side's two edges."""
+    first, second = _edges(g, x_side)
+    one = _flood(g, stones & first, stones)
+    two = _flood(g, stones & second, stones)
+    return empty & (_spread(g, one) | first) & (_spread(g, two) | second)
+
+
+class _Search:
+    """One search's table of solved positions (keyed by the stones of the side to move, the other's and the side)
+    and its node budget; a fresh one per question, so that what a search finds never depends on earlier calls."""
+
+    def __init__(self, nodes: int) -> None:
+        self.table: dict[tuple[int, int, bool], bool] = {}
+        self.nodes = nodes
+
+
+Reach = tuple[int, int, int, int]
+
+
+def _reach(g: _Geometry, stones: int, x_side: bool, one: int = 0, two: int = 0) -> Reach:
+    """The stones of ``stones`` joined by chains to its side's first edge and those joined to its second (grown from
+    ``one`` and ``two``, parts of them), and the cells touching each group or its edge."""
+    first, second = _edges(g, x_side)
+    one, two = _flood(g, one | stones & first, stones), _flood(g, two | stones & second, stones)
+    return one, two, _spread(g, one) | first, _spread(g, two) | second
+
+
+def _wins(g: _Geometry, mine: int, theirs: int, x_side: bool, search: _Search,
+          reach: tuple[Reach, Reach] | None = None) -> bool:
+    """Whether the side to move (its stones ``mine``; X's sides if ``x_side``) wins against any defence.
+
+    Neither side has a chain yet. A cell completing the mover's chain wins; when the other side has one such cell the
+    mover must take it, and when it has two the mover loses; else every empty cell is tried, cells touching stones of
+    both sides first. ``reach``: ``_reach`` of the mover's stones and of the other's, if known. Raises _OutOfNodes
+    past the search's node budget."""
+    key = (mine, theirs, x_side)
+    known = search.table.get(key)
+    if known is not None:
+        return known
+    search.nodes -= 1
+    if search.nodes < 0:
+        raise _OutOfNodes
+    mine_reach, theirs_reach = reach or (_reach(g, mine, x_side), _reach(g, theirs, not x_side))
+    one, two, near_one, near_two = mine_reach
+    empty = g.full & ~(mine | theirs)
+    result = bool(empty & near_one & near_two)
+    if not result:
+        threats = empty & theirs_reach[2] & theirs_reach[3]
+        if threats & (threats - 1):
+            candidates: list[int] = []
+        elif threats:
+            candidates = [threats]
+        else:
+            near = empty & _spread(g, mine) & _spread(g, theirs)
+            candidates = [1 << i for i in set_bits(near) + set_bits(empty & ~near)]
+        for bit in candidates:
+            stones = mine | bit
+            grown = mine_reach
+            if bit & (near_one | near_two):
+                grown = _reach(g, stones, x_side, one | bit & near_one, two | bit & near_two)
+            if not _wins(g, theirs, stones, not x_side, search, (theirs_reach, grown)):
+                result = True
+                break
+    search.table[key] = result
+    return result
+
+
+def _masks(board: str) -> tuple[int, int]:
+    """(X's stones, O's stones) of a board string."""
+    x = o = 0
+    for i, c in enumerate(board):
+        if c == MODEL:
+            x |= 1 << i
+        elif c == OPPONENT:
+            o |= 1 << i
+    return x, o
+
+
+def _winning_moves(board: str, n: int, most: int | None = None, search: _Search | None = None) -> list[int]:
+    """X's first moves that keep a forced win (X to move, no chain yet), lowest cell first; stops after ``most``."""
+    g, (x, o) = _geometry(n), _masks(board)
+    search = search or _Search(PLAY_NODES)
+    empty = g.full & ~(x | o)
+    now = _finishers(g, x, empty, True)
+    found = []
+    for cell in set_bits(empty):
+        if now >> cell & 1 or not _wins(g, o, x | 1 << cell, False, search):
+            found.append(cell)
+            if most is not None and len(found) >= most:
+                break
+    return found
+
+
+def _reply(problem: Problem, board: str) -> int:
+    """The opponent's cell: a chain-completing one, else a winning one (the first found in an order drawn at random),
+    else the losing one that leaves X the fewest winning replies (ties at random; the draws keyed by the position).
+    Should the search run past PLAY_NODES, which no position drawn so far comes near, the lowest empty cell."""
+    n = problem.data["size"]
+    g, (x, o) = _geometry(n), _masks(board)
+    rng = event_rng((problem.env_id, problem.level, problem.seed), "reply", board)
+    empty = g.full & ~(x | o)
+    now = _finishers(g, o, empty, False)
+    if now:
+        return rng.choice(set_bits(now))
+    search = _Search(PLAY_NODES)
+    cells = set_bits(empty)
+    try:
+        for cell in rng.sample(cells, len(cells)):  # a winning move, the first found in a random order
+            if not _wins(g, x, o | 1 << cell, True, search):
+                return cell
+        left = {cell: len(_winning_moves(_put(board, cell, OPPONENT), n, search=search)) for cell in cells}
+    except _OutOfNodes:
+        return cells[0]
+    fewest = min(left.values())
+    return rng.choice([cell for cell, count in left.items() if count == fewest])
+
+
+def _fill(rng: random.Random, n: int, stones: int) -> str | None:
+    """A position of ``stones`` stones, O's count rounded up, placed in turn at random cells that complete no chain
+    (O last), or None when a side has no such cell left."""
+    g = _geometry(n)
+    own = [0, 0]  # X's stones, O's
+    order = list(range(n * n))
+    for turn in range(stones):
+        side = (stones - 1 - turn) % 2 == 0  # 1 (O) for the last stone
+        x_side = not side
+        rng.shuffle(order)
+        for cell in order:
+            bit = 1 << cell
+            if (own[0] | own[1]) & bit:
+                continue
+            first, second = _edges(g, x_side)
+            after = own[side] | bit
+            if not _flood(g, after & first, after) & second:
+                own[side] = after
+                break
+        else:
+            return None
+    return "".join(MODEL if own[0] >> i & 1 else OPPONENT if own[1] >> i & 1 else EMPTY for i in range(n * n))
+
+
+def _analyse(board: str, n: int, fool_rules: bool) -> int | None:
+    """How many first moves keep X's forced win, or None for a position the generator never keeps: a side already has
+    a chain or a cell completing one, X has no forced win, the search runs past GENERATION_NODES, or (``fool_rules``)
+    the first move of a declared rule (any of its ties) wins."""
+    g, (x, o) = _geometry(n), _masks(board)
+    empty = g.full & ~(x | o)
+    if _finishers(g, x, empty, True) or _finishers(g, o, empty, False) or _connected(board, n, MODEL) \
+            or _connected(board, n, OPPONENT):
+        return None
+    search = _Search(GENERATION_NODES)
+    try:
+        if fool_rules:  # the strongest rule first: most positions stop here
+            if any(not _wins(g, o, x | 1 << cell, False, search) for cell in _potential_choices(board, n)):
+                return None
+        moves = _winning_moves(board, n, most=MOST_COUNTED, search=search)
+    except _OutOfNodes:
+        return None
+    if not moves or fool_rules and any(set(moves) & set(choices(board, n)) for choices in RULE_CHOICES[1:]):
+        return None
+    return len(moves)
+
+
+def _moved(rng: random.Random, board: str) -> str:
+    """``board`` with one stone moved to an empty cell (both at random)."""
+    cells = list(board)
+    stone = rng.choice([i for i, c in enumerate(cells) if c != EMPTY])
+    empty = rng.choice([i for i, c in enumerate(cells) if c == EMPTY])
+    cells[empty], cells[stone] = cells[stone], EMPTY
+    return "".join(cells)
+
+
+def _walk(rng: random.Random, board: str, n: int, winning: int) -> tuple[str, int]:
+    """A random walk from a stored position that passes every filter: WALK_STEPS[n] accepted moves of one stone (at
+    most WALK_TRIES tries), each to a position that passes them too (X wins with 1 to ``winning`` first moves, every
+    declared rule's first move loses); returns the last position and its count of winning first moves."""
+    count = _analyse(board, n, True)
+    assert count is not None and count <= winning, "a stored position no longer passes the filters"
+    accepted = 0
+    for _ in range(WALK_TRIES):
+        candidate = _moved(rng, board)
+        found = _analyse(candidate, n, True)
+        if found is not None and found <= winning:
+            board, count, accepted = candidate, found, accepted + 1
+            if accepted == WALK_STEPS[n]:
+                break
+    return board, count
+
+
+def _padded(board: str, core: int, n: int, top: int, left: int) -> str:
+    """A ``core`` x ``core`` position inside an ``n`` x ``n`` board, ``top`` rows above it and ``left`` columns left:
+    the rows above and below are X's, the cells left and right of it in its rows O's. X's rows reach its edges and O's
+    blocks its own, and neither side can pass the other's, so the game is the core's game (every cell of the core's
+    top row touches X's stones above, as it touched the top edge, and so on round it)."""
+    cells = []
+    for r in range(n):
+        for c in range(n):
+            if top <= r < top + core and left <= c < left + core:
+                cells.append(board[(r - top) * core + c - left])
+            else:
+                cells.append(OPPONENT if top <= r < top + core else MODEL)
+    return "".join(cells)
+
+
+def _connected(board: str, n: int, side: str) -> bool:
+    """Whether ``side`` has a chain between its two edges (X: top and bottom rows; O: left and right columns)."""
+    g = _geometry(n)
+    x, o = _masks(board)
+    stones = x if side == MODEL else o
+    first, second = _edges(g, side == MODEL)
+    return bool(_flood(g, stones & first, stones) & second)
+
+
+# --- The declared cheap rules (their first moves lose at levels 3-4) ------------------------------------------------
+# Wins against the perfect opponent on 200 seeds a level (0-4), version 5: the two-distance rule 1.00 / 0.99 / 0.98 /
+# 0.00 / 0.00, the shortest-path rule 0.56 / 0.45 / 0.51 / 0.00 / 0.00, the largest-chain rule 0.17 / 0.07 / 0.04 /
+# 0.00 / 0.00, the blocking rule 0.52 / 0.41 / 0.42 / 0.00 / 0.00; random play 0.10 / 0.04 / 0.01 / 0.00 / 0.00.
+RULES = (
+    "the empty cell the two-distance potential evaluation likes best for X (ten times O's potential minus X's, plus "
+    "X's mobility minus O's; random ties)",
+    "the empty cell that most raises the opponent's shortest-path distance minus mine (random ties)",
+    "an empty cell touching my largest chain (random)",
+    "the empty cell that most raises the opponent's shortest-path distance, blocking it (random ties)",
+)
+
+
+@functools.cache
+def _neighbours(n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple((r + dr) * n + c + dc for dr, dc in STEPS if 0 <= r + dr < n and 0 <= c + dc < n)
+                 for r in range(n) for c in range(n))
+
+
+def _best(scores: dict[int, float]) -> list[int]:
+    top = max(scores.values())
+    return [cell for cell, value in scores.items() if value == top]
+
+
+def _empties(board: str) -> list[int]:
+    return [i for i, c in enumerate(board) if c == EMPTY]
+
+
+def _put(board: str, cell: int, side: str) -> str:
+    return board[:cell] + side + board[cell + 1:]
+
+
+def _potential_choices(board: str, n: int) -> list[int]:
+    scores: dict[int, float] = {}
+    for cell in _empties(board):
+        after = _put(board, cell, MODEL)
+        model, opponent = _links(after, n, MODEL), _links(after, n, OPPONENT)
+        if model is None:
+            return [cell]
+        assert opponent is not None  # X's stone cannot join O's edges
+        (mine, my_mobility), (theirs, their_mobility) = _potential(model, -1), _potential(opponent, -1)
+        scores[cell] = 10 * (theirs - mine) + my_mobility - their_mobility
+    return _best(scores)
+
+
+def _path_choices(board: str, n: int) -> list[int]:
+    return _best({cell: _distance(_put(board, cell, MODEL), n, OPPONENT) - _distance(_put(board, cell, MODEL), n, MODEL)
+                  for cell in _empties(board)})
+
+
+def _block_choices(board: str, n: int) -> list[int]:
+    return _best({cell: _distance(_put(board, cell, MODEL), n, OPPONENT) for cell in _empties(board)})
+
+
+def _chain_choices(board: str, n: int) -> list[int]:
+    """The empty cells touching one of X's largest chains (by stones); every empty cell if X has no stone."""
+    neighbours, seen, largest, chains = _neighbours(n), set(), 0, []
+    for start in (i for i, c in enumerate(board) if c == MODEL):
+        if start in seen:
+            continue
+        chain, stack = {start}, [start]
+        for _ in range(n * n):
+            if not stack:
+                break
+            for other in neighbours[stack.pop()]:
+                if board[other] == MODEL and other not in chain:
+                    chain.add(other)
+                    stack.append(other)
+        seen |= chain
+        chains.append(chain)
+        largest = max(largest, len(chain))
+    touching = sorted({other for chain in chains if len(chain) == largest for cell in chain for other in neighbours[cell]
+                       if board[other] == EMPTY})
+    return touching or _empties(board)
+
+
+RULE_CHOICES = (_potential_choices, _path_choices, _chain_choices, _block_choices)
+
+
+def _distance(board: str, n: int, side: str) -> int:
+    """The fewest empty cells ``side`` must still fill to connect its edges (a 0-1 breadth-first search)."""
+    starts = range(n) if side == MODEL else range(0, n * n, n)
     best = [10**6] * len(board)
     queue: deque[int] = deque()
     for cell in starts:
@@ -249,11 +566,13 @@ def _distance(board: str, rows: int, side: str) -> int:
         elif board[cell] == EMPTY:
             best[cell] = 1
             queue.append(cell)
-    neighbours = _neighbours(rows)
-    while queue:
+    neighbours = _neighbours(n)
+    for _ in range(4 * n * n):
+        if not queue:
+            break
         cell = queue.popleft()
         here = best[cell]
-        if (cell >= (rows - 1) * cols) if side == MODEL else (cell % cols == cols - 1):
+        if (cell >= (n - 1) * n) if side == MODEL else (cell % n == n - 1):
             return here
         for other in neighbours[cell]:
             stone = board[other]
@@ -266,39 +585,16 @@ def _distance(board: str, rows: int, side: str) -> int:
     return 10**6
 
 
-def _reply(problem: Problem, board: str) -> int:
-    """The opponent's cell: at random with the level's noise share, else a win at once if it has one, else the best
-    score after it (ties at random): ten times X's two-distance potential minus O's, plus O's mobility minus X's."""
-    rows = problem.data["rows"]
-    rng = event_rng((problem.env_id, problem.level, problem.seed), "reply", board)
-    empty = [i for i, c in enumerate(board) if c == EMPTY]
-    if rng.random() < problem.data["noise"]:
-        return rng.choice(empty)
-    model, own = _links(board, rows, MODEL), _links(board, rows, OPPONENT)
-    assert model is not None and own is not None  # neither side has connected: the game would be over
-    scored = []
-    for cell in empty:
-        mine = _place(own, cell)
-        if mine is None:  # its chain is complete
-            return cell
-        (theirs, their_mobility), (ours, our_mobility) = _potential(model, cell), _potential(mine, -1)
-        scored.append((10 * (theirs - ours) + our_mobility - their_mobility, cell))
-    best = max(score for score, _ in scored)
-    return rng.choice([cell for score, cell in scored if score == best])
-
-
 Links = tuple[list[tuple[int, ...]], list[int]]
 
 
-def _links(board: str, rows: int, side: str) -> Links | None:
+def _links(board: str, n: int, side: str) -> Links | None:
     """The empty cells as ``side`` sees them, its stones merged into chains: for every cell the empty cells it touches
-    directly or through one chain of ``side``, and the sides of ``side`` it touches so (bit 1: its first side, row 1
-    or the left column; bit 2: its second); None when ``side`` has connected. Stones count nothing, and no side."""
-    cols = rows + 1
-    size = rows * cols
-    neighbours = _neighbours(rows)
-    # Bit 1: the cell lies on the side's first side (X: row 1; O: the left column); bit 2: on its second.
-    sides = [(i < cols) | (i >= size - cols) << 1 if side == MODEL else (i % cols == 0) | (i % cols == cols - 1) << 1
+    directly or through one chain of ``side``, and the edges of ``side`` it touches so (bit 1: its first edge, row 1
+    or the left column; bit 2: its second); None when ``side`` has connected. Stones count nothing, and no edge."""
+    size = n * n
+    neighbours = _neighbours(n)
+    sides = [(i < n) | (i >= size - n) << 1 if side == MODEL else (i % n == 0) | (i % n == n - 1) << 1
              for i in range(size)]
     chain = [-1] * size
     touched: list[set[int]] = []
@@ -308,7 +604,9 @@ def _links(board: str, rows: int, side: str) -> Links | None:
             continue
         number, stack, around, edges = len(touched), [start], set(), 0
         chain[start] = number
-        while stack:
+        for _ in range(size):
+            if not stack:
+                break
             cell = stack.pop()
             edges |= sides[cell]
             for other in neighbours[cell]:
@@ -338,24 +636,9 @@ def _links(board: str, rows: int, side: str) -> Links | None:
     return links, touching
 
 
-def _place(links: Links, cell: int) -> Links | None:
-    """``_links`` after a stone of the side on the empty ``cell`` (None if it connects): the cells it touched, directly
-    or through a chain, now touch each other and the sides it touched through the new chain."""
-    near, touching = links
-    if touching[cell] == 3:
-        return None
-    merged, edges = set(near[cell]), touching[cell]
-    near, touching = list(near), list(touching)
-    for other in merged:
-        near[other] = tuple((merged | set(near[other])) - {other, cell})
-        touching[other] |= edges
-    near[cell], touching[cell] = (), 0
-    return near, touching
-
-
 def _potential(links: Links, blocked: int) -> tuple[int, int]:
     """A side's two-distance potential and mobility, ``blocked`` taken by the other side: the fewest, over the empty
-    cells, of the cell's two-distance from the first side plus that from the second, and how many cells reach it."""
+    cells, of the cell's two-distance from the first edge plus that from the second, and how many cells reach it."""
     near, touching = links
     there = _two_distances(near, [cell for cell, edges in enumerate(touching) if edges & 1], blocked)
     back = _two_distances(near, [cell for cell, edges in enumerate(touching) if edges & 2], blocked)
@@ -371,14 +654,16 @@ def _potential(links: Links, blocked: int) -> tuple[int, int]:
 
 
 def _two_distances(near: list[tuple[int, ...]], starts: Iterable[int], blocked: int) -> list[int]:
-    """Every empty cell's two-distance from a side (0: none), ``blocked`` taken by the other side: a cell touching it
+    """Every empty cell's two-distance from an edge (0: none), ``blocked`` taken by the other side: a cell touching it
     counts 1, any other one more than the second best of the cells it touches, so a single line the other side can
     cut counts as no line."""
     value = [0] * len(near)
     count = [0] * len(near)
     frontier = [cell for cell in starts if cell != blocked]
     distance = 1
-    while frontier:
+    for _ in range(len(near) + 1):
+        if not frontier:
+            break
         following = []
         for cell in frontier:
             if value[cell]:
@@ -393,10 +678,162 @@ def _two_distances(near: list[tuple[int, ...]], starts: Iterable[int], blocked: 
     return value
 
 
-def _picture(board: str, rows: int) -> str:
-    cols = rows + 1
-    width = len(str(rows))
-    lines = [" " * (width + 1) + " ".join(column_letters(cols))]
-    for r in range(rows):
-        lines.append(f"{r + 1:>{width}} " + " " * r + " ".join(board[r * cols:(r + 1) * cols]))
+def _picture(board: str, n: int) -> str:
+    width = len(str(n))
+    lines = [" " * (width + 1) + " ".join(column_letters(n))]
+    for r in range(n):
+        lines.append(f"{r + 1:>{width}} " + " " * r + " ".join(board[r * n:(r + 1) * n]))
     return "\n".join(lines)
+
+
+# --- Stored positions ------------------------------------------------------------------------------------------------
+# Positions (X to move) where X has a forced win with one or two first moves and the first move of every declared rule
+# (any of its ties) loses; levels 3 and up walk from them (see the module docstring). Found once (r3s28) by random
+# draws (about one a minute of CPU) and random walks of one-stone moves from those, every twentieth position of a walk
+# kept. Each string: the cells row by row, X, O or "." (empty); the generator checks the position it starts from.
+STORED: dict[int, tuple[str, ...]] = {
+    5: (
+        "XXO.OXXO.XO.XO.O...XX.O.O", "XXO.OX.O.XOXXO..O..XX.OO.", "OOXXOX.OXXX.O.O..X.X..O.O",
+        "O.XXOXOOXXX.O.O..X.X..O.O", "XOXXOO..XXX.O.OO.X.X..OO.", "X.OXOOXOXXX.O.O..X.X..O.O",
+        "XO.XO.XOXXX.O.OO.X.X.O.O.", "XOOO.X..X.O....XO.XXOXXOO", "X.OO..XOX.O....XO.XXOXXOO",
+        "X.OO...OX.OX...XO.XXOXXOO", "XXO.OXXO..O.X.X.OXOX.O..O", "XXO.OXXO.XO.XO.OX..X.O..O",
+        "XXO.OXXO..O.XOXOX..XO..O.", ".OXO.XO..O.X.XXO.OX..XOOX", "XOXO..O..O.X.X.O.OXOXXO.X",
+        "X.X.O.O..X.X..OO.OXOXXOXO", ".OX.OXO..X.X.XO.OO.OX.XXO", ".OX.O.O..XXX..O.OOXOX.XXO",
+        "OXX.O.O..X.X..OO.OXOXXXO.", "X..OOO.X...O..XXXOOX.OXOX", "X.O.OO.X...O..XXXOOX.OXOX",
+        "X..OOO.X.X.O.OXX..XXO.OOX", "X..OOO.X.X.O.OXX..XXOXOO.", "X.O.OOX..XXO.OX...XXO.OOX",
+        "OOX.OX.O..OXX...O.OX.XXXO", "OOX.OXO...O.X....OOXXXXXO", "OOX.OX....O.X.XX.OOXOXX.O",
+        "XXX..X.O.OOXOXXOX.O..O.O.", "XXX.OXO..OXXOXXO..O.O..O.", "XXXO.XO..OXOOX..X.O.O..OX",
+        "OXOXO.XX..XO..XO..O.XO.XO", "OXO.OOXX..XO...O..OXXO.XX", "OOXXOOXX..XO...O..OXX.O.X",
+        ".OXXOOXX..XO..XO..O.XO.OX", "...OX.O..XX..OOO.XXXOXOOX", "X..O.O.XOX.OX.XX..OX.OXOO",
+        "X..OOO.X.XXOXOX...OX.OX.O", "X.O..O.X.O..XOXXO.OX.OXXO", "X.O.XO...O..XOXXOX.X.OOXO",
+        ".OOO.X.OX..X...XO.XXOXXOO", "..O.O.OOX.XX...XO.XXOXXOO", "..OX.XOO..X...OXO.XXOXXOO",
+        "XXX..XXO.OO.OX.OX.OXO...O", "XXX.OXX.XOO.O.XOX.O..O..O", "XXX.OX.OXOOX...OX.O.O..XO",
+        "XXO.OXX..XOOXO.O...XX.O.O", "XXO.OXXO..O.X.X.OXOX..O.O", "XXO.OXXO.XO.XO..OX.X.O..O",
+        "XXO.OXXO.XO.XO..O.OX.OX..", "OOX.OXXO..O.XOX..OXX.X..O", "OOX.OXX....OXOX..OXXOX.O.",
+        "O.X.OXO...XOX.X..OXXOX.OO", "O..OO..X.OX...XO.XXXOXOOX", "O..OOO.XX....O.X.XXXOXOOX",
+        "X..OOO.XOX.OX.XX..OX.O.OX", "X..OOO.XOX.OX.XX..OX.OXO.", "XO..O.XOX.O....XO.XXOXXOO",
+        "O.XXOX.OXXX.O.OO.X.X..O.O", "OOXXOX..XXX.O.OO.X.O.O..X", "OOXXOX..XXX.O.OO.X....OOX",
+        "XOXXOXO.XX...OOO.X....OOX", ".OXXOXO.XXX..OOO.X.X.O..O", "OX.XOXOX..XO...OX.OX.O.OX",
+        "OOXXOXOX..XO...OX.OX.O.X.", "OX.XOXOX..OO..XXX.O..O.XO", "OXXOOX.X..OO..XXX.O.O..XO",
+        "OXXXO.OX..XO...OX.OXO..XO", "XOX.O.O...X.X.XOO.O.OXOXX", "XOX.OO....X.X..OOXOXO.OXX",
+        "XXXO.XX..OO.OXXOX.O..O..O", "XXXO.XX..OO.OXXOX.O.O..O.", "XXXO.XX..OOXOXXO..O.O...O",
+        "OXXXXX..O.O.OX.O.XO...OXO", "OXXXX..O.OX.OXXO.XO...O.O", "OXXXXOO.O.X..XXO.XO...OO.",
+        "OXXX.OO.OXX..X.O..OX.O.OX", "OXXXO..OXXX..OOO.XX..OO..", ".OXXOX.OXXX..OOO.X.X..OO.",
+        "O.XXOX.OXXX..OOO.X....OOX", ".OXXOXO.XXX..OOO.X....OOX", "..XXOXOOXXX..OOO.X.X.O.O.",
+        "..XXO.OOXXXXOO.O.XX..O.O.", "OOOXO.XX..XO..XOX.O..O.XX", "OOXXOXXX...O..XOX.O..O.OX",
+        "OOXXOXOX..XO..X.X.O..O.OX", "OXX.OOXX..OO..XXX.O.O..OX", "OXX.OOOX..OO...XX.OXO..XX",
+        "XXOXOOOX..OO...XX.OXO..X.", "OXOXOOOX...O..XXX.O.O..XX", "O.XO.XO..O.X.XX.XOXX.OOO.",
+        "O.XO..O..O.XOXXXX.XXO..OO", "O.XO..O..OXXOXX.X.XXO.OO.", "OOX.OX....X.XOXO.OX.OX.OX",
+        "O.X.OXO....OXOXX.OXXOX.O.", "O.X.OXO....OXOXX.OXXOXO..", "OXX.OXO..X..XO.OXOX..O.OX",
+        "OXO.OXXX..XO..XOX.OX.O..O", "OO.XOXXX..XO..XOX.OX.O.O.", "OOXXOXXX...O...OX.OX.O.XO",
+        "O.XXOOXX..OO..XO..O.XO.XX", "XXX..XOOXO.XO..OX.OXO...O", "XXXO.XO.XOXXO.XO..O.O...O",
+        "XXXO.XO..OX.OX.OX.OXO..O.", "XOXOOO..XX...O.XO.XO.XX.O", ".OXOOO..XX...O..O.XOXXXOX",
+        "O.XOOO..X....OX.O.XXXXXOO", "O..OOO.X....XOXXO.XX.XXOO", ".OO.OX.OX..X...XO.XXOXXOO",
+        "..X.O.O..OX..OXO.XXXOXOOX", "....O.O.XOX..OXO.XXXOXOOX", ".OXO..O..OXX..XO.OXOX.XXO",
+        ".OX.OXO..O.X..X.OOXOXXX.O", ".OX.O.O..O.X.XX.OO.OXXXOX", "O.XO.XO..O.X..X.OOX.XXXOO",
+        "O.XO.XO..O.X..O.OOXXX.XXO", "O.XO.XO..O.X..OXOOXX.XX.O", "OOOXOXOX..XO..XXX.O.O...X",
+        "OOXXOXOX...O...XX.OXO..XO", "OOXXO.OX..XO...XX.OXO..OX", "OXX.OOOX..XO..XXX.O..O.OX",
+        "OXXOOXOX..XO...O..OXXO.X.", "XXX.OXOX..OO...OX.OXO..OX", "XXXOOXOX..OO...OX.OXO...X",
+        "OOXOOXXX..OO..XX..O.XO..X", "XOOXO.XX..OO..XX..O.XO.OX", "OOXXOXXX...O..XO..O.X.OOX",
+        "OXXXOOXX..OO....X.OX.O.OX", "OOXXOX.X..XO...OX.OX.O.OX", ".XXO..O..O.X..XOXOXX.OXOO",
+        "O.XO..O..O.X..XOXOXXO.XOX", "OXXO..O..O.X..XOX.XXOOO.X", "XO.XO.XOXXX.O.OO.XX...OO.",
+        "XOOXO.X.XXX.O.OO.X....OOX", "X.OXOOXOXXX.OO...XX..O.O.", "XXOXOX.OXX..OO.O.XX..OO..",
+        "XXOXOXO.XX..OO.O.XX...OO.", "OXXO..O..O.X...OXOXXO.XXO", "XOXO..O..O.X..XOXOXX.OX.O",
+        "OXXO..O..O.X..XOXO.X.OXXO", "O.XO..O..OXX..XX.OOX.OXXO", ".OX.O.O..OXX..XX.OOX.OOXX",
+        "OXXO..O..O.X..OX.OXXOXXO.", ".OX.O.O..OXX..OX.OXXOXXO.", ".OX.O.O..XXX..O..OXXOXXOO",
+        ".XX.O.O..O.X..OX.OXXOXXOO", "XXX.OXX..OOXOXXO..O.O..O.", "XXXO.XX..OO.OX.OX.O..O.OX",
+        "XXX..XXO.OO.OXXOX.O.O..O.", "XXX..XO..OOXOX.OX.O..O.OX", "X.OX..XO..O...OXO.XXOXXOO",
+        ".O.X.XXO..O...OXO.XXOXXOO", "O.O....O.XXX..OXO.XXOXXOO", "XXX..XXOXOOXO..O..OXO...O",
+        "XXXO.XX..OOXOX.O..OXO...O", "XXX..XXOXOOXO..O..O.O..OX", "XXXOOXX.XOO....OX.O.O..OX",
+        "XXX..XXOXOO.O.XOX.O.O...O", "XXX.OXX..OO.OX.OX.O.O..XO", "XXX..X.O.OOXOXXOX.O.O...O",
+        "XXX..XO..OOXOXXOX.O.O..O.", "XXX..XO..OOXOX.OX.O.O..OX", ".OX.OXO..O.X.XOO.O..OXXXX",
+        ".XX.O.O..O.X.XOO.O.OOXXXX", "OXXO..O..O.X.XO..O.OOXXXX", "OXX.O.O..O.X..OX.OXOOXX.X",
+        ".OXO.XO..O.X..OX.OXXOX.OX", "OOX.OXXO..O.XOX..OXX.X.O.", "OOX.OXXO..O.XOXX.O....XOX",
+        "OOX.OXXO.XO.X..X.OX...OOX", "...OO.OX.OX...XO.XXXOXOOX", "O..O.X.X.X...OOO.XXXOXOOX",
+        "XXXOOO..XX....OXO.XO.OXO.", "O..OOO.XXX....O.O.XXXOXXO", "O.O.OO.XXXXO.O....XX.OXXO",
+        "XXXOO.OX..XO..XO..OXX.OO.", "XXXOXOO...XO..XOO...XOO.X", "XXXO.XXO..O.OX.OX.OX.O.O.",
+        "O..O.XXOX.O....XO.XXOXXOO", "XO.O.O..X.OX...XO.XXOXXOO", ".OXO..O..OXX..XX.OXO.OXXO",
+        "X.X.O.O..O.X..XXOOXX.OOXO", ".OX.O.O..OXX..XXOOXX..OOX", "XOXO..O..O.X.XXXOO.X.XOO.",
+        "..XOO.O..OX...XO.XXXOXOOX", "..O.O.OX.OX...XO.XXXOXOOX", "O.O.OX.X.....OXO.XXXOXOOX",
+        "XOXO..O..O.X.XOX..O.OXXXO", "XOX.O.O..O.X.XXO..OO.XXXO", ".OX.O.O..O.X..XO.OOXXXXXO",
+        "O.X.OXO..O.X..XO.OOXOX.XX", "X..OOO.X.XXOXOX....X.OOOX", "X..OOO.X.X...OXXO.XX.OOOX",
+        "X..OOO.X.X....X.OXOXXOOOX", "X.XOOO..XX...OXXOXO...OOX", ".XXO..O..O.XOXXOX.XX.OOO.",
+        ".XXO..O..O.X.XXOXOXO.OO.X", "OOX.OXXO..O.XOX..OXX.XO..", "OOX.OXXO.XO.X..X.OXX..OO.",
+        "OOX.OXXO.X..X....O.OOXXOX", "OOX.OXXO....X....OOXOXXOX", "OOX.OXXO..O.XOX..OOX.XX..",
+        "XXXOOOXX...O..XO..OXX.OO.", ".XXOOOXX..XO..XOX.OX.O.O.", "X.XOOOOX..XO...XX.OX.O.OX",
+        "XXXOO.OX..OO..XXX.O.O..OX", "XXXOOOOX..XO..XOX.O.O..X.", "O.XOOO..XX...O.XO.XO.XXXO",
+        "O..OOO.XXX...O.XO.XO.XXXO", "O..OOO.XX....OXXO.XO.XXXO", "O.OO.O.XXX...O.X.XO.OXXXO",
+        ".OXXOXOOXXX.O.O..X.X..O.O", "XOXXOO..XXX.O.OO.X.X..O.O", "OOX.OX...XXOX....O.OOXOXX",
+        "O.X.OXO..XXOXO...OXOOX..X", "OXX.O.O...XOXOX..OX.OXO.X", "OXX.O.O..XX.XO.O.OX.OX.OX",
+        "OXX.OXO..X..XO.O.OXXOX.O.", "OOX.OXXO....X.X..OX.OXOOX", "OOX.OXXO.X..XO...OXOOX..X",
+        "OOX.OX....XOX....OOXOXOXX", "OXXXOXOOXX..O.O..X....OOX", ".OXXOXOOXXX.O.O..X.X.O.O.",
+        "XOXXOX.OXX..O.OO.X.X..OO.", "XOXXO..OXXX.O.OO.X.X..O.O", "XOOXO.X.XXX.O.OO.X.X..OO.",
+        ".OOXOXX.XXX..OOO.X...O.OX", ".OXXOX.OXXX.O.OO.X.X..O.O", "XOXXOX..XXO.O.OO.X....OOX",
+        "XOX.OXO...OX.OXO..X.OXO.X", "XO.O...OX.OX...XO.XXOXXOO", "XO.XOOXX..XO..XO..OXX.O.O",
+        "XOX.OOXX..XO...O..OXXO.XO", "XXXXOOOX..OO...O..OXX.OX.", "XXXXOOOX..OO..X...O.XO.XO",
+        "OXXXO.OX..OO..XX..OXX.OO.", "OXX.OOXX..OO...X..OXXO.OX", ".OX.OXO..O.X..XOX.XXOO.XO",
+        "O.X.OXO..O.X..XOX.XXOOX.O", ".XXO..O..O.X..XOX.XXOOOXO", "OXXO..O..O.X..XOX.X.OOOXX",
+        ".OXO.XO..O.X..XO.O.XXOOXX", "XOXXO.O..O....XX.OXO.OXXO", ".OXO.XO..O.X..X.XOXOO.XXO",
+        "OXXO..O..O.X..X.X.XOOOXXO", "XXXO.XXOXOO....OX.O..O.OX", "XXXO.XX.XOOXO..O..OXO..O.",
+        "XXX..X.O.OOXOX.OX.O..O.OX", "XXXO.XOO...XOXXOX.O..O.O.", "O.X.OXO..O.X...OXOXX.OXXO",
+        ".XXO..O..O.X..XOXOXO.OXXO", ".OX.OXO..O.X..XO.OXXXOX.O", "XOXO..O..O.X..O.XOXXO.XXO",
+        "OXXOOX.X..OO...X..OXX.OOX", "OXOOOXXX..OO..XX..O.X.O.X", "OXOXOXXX..OO......OXXO.OX",
+        "OXOXOXXX...O...O..OXX.OOX",
+    ),
+    6: (
+        "OXOOXXXXXOXO.XO..O.OXO...XXX.X.OOO.O", "OXOOXXOXXX.XOX.O.O.OXO...XXX.XOOO..O", "XXXO..OXXOOXOX.OXO.O.O..XXXXOX.OOO..",
+        "OX.OXXOXXXOX.O.O.O.OXO.XXXXX..OO.O.O", "OXO.XOO.XXXXXOXO.O.O.O.XXXXX...OOO.O", "XXO.XO.OXXXOXOXO.OX.OO...XXX..OO.OOX",
+        "XXOX.OXOOX.XXOXOXO..OO...XXX..OO.OOX", "OXXOX.XOO.OXXOXOX.XOXO....XX..OOO.OX", "OOX.XXXX.OOXXO.O.OXOXO...XXX...OOOOX",
+        ".OXOXXO.OXO.XX.OXOXOXO..X.XX.XOO.OO.", "XOXX.OXXOOXOXXOOXO...O..X.XX..OOO.OX", "XXXOXOXXOX.OOXOOXO..XO.X..XXO.O.OO..",
+        "XX.OXOXXOXXOOXO..O.OXO...XXX..OO.OOX", "OXOOX.XOXXXOOXXX.O.O.O...XXX...OOOOX", "XXO.OXOOX.O.OO.XOXXXO.XOO...O..XXXOX",
+        ".X..OXXOXOOXOO.XOXX.O..OO...OOXXXXXO", "OX.OOXXOX.OXOO.XOXX.O..X.O..OOXOX.XX", "OOXOOXXO..O.OO.XOX..O.XXO...OOXXXXXX",
+        "OO.OOXXXX.O.OO.XOXX.O.X.O...OOOXXXXX", "XO...XOO.OO.OOXXOXXXO.XO.O.O.O.XXXXX", "O..OOXOXXOO.OO.XOXX.O.X..O.OOXX.XXXX",
+        "OO.OOXO..OO.XXXXOX.OO.XX.X..OOOXXXX.", "OOO.OXOX..O.X..XOXXOO.XX.X..OOOXXXXO", "XOO.OXOX..O..OXXOXXOO.X.X..OOXOXOXX.",
+        "OXOOXXX..OOXO.XXO.XOO.XO.X.O.X.XOO.X", "OXO..XOOO.OXXX.XO.XOO.XO.X.O.XXXOOX.", "X.OOXXOXOOXOXXOO.OXX.XX.X..OO.O.XO..",
+        "XOOXOX..OO.OXX.OXOOX.X..X..OOXO.XXOX", "XOOXXXOO.O.OXX.OX....XO.O.O.XXOXXOOX", ".O.O.OXXXOXOXX.OX.XO.XXOOXO.X.O.XOO.",
+        "O.XOXOXX.OXOX..O.XXO.X.OOX.O.XO.XOOX", "OXXO.OXXX.XXOO.OO.X..XX.OXOXOX.O.OO.", ".XXOOXOX..XOXO.O.XXO.XXOOXOX.X.OO.O.",
+        "OXOOXOO.X.XOXO..OXXO.X..O.O.OXXO.XXX", "OX.OXOO..OXOXOX.OXOO.X.OXXO..X.OXXX.", "OX..XOOO.OXOXOX.O.XO.XX.OX.OO.O.XXXX",
+        "O..OXXXX.OXOXOX.OO.O.X.XO..OO.OXXXXO", "XX.OOXX.XOXOXO.O.OOO.XX.OX.OO.O.XX.X", "XXOOO.XOX.X.X.XOOXO..X.XO.O.O.OXOXOX",
+        "XO.O..OX.X.OXXOXOO.OXOXXX..XXOO.OOX.", "XO.O..OXO..OXX..OOXOXOXO...XXXOXOOXX", "O.O.O.OX..XOXXOXOO.OXOOXX..XX.O.XXXO",
+        "OOXOOO.X.XOO..OX...OXXOXX.O.XXO.XXXO", "OXOOO..X.X.OO.OX.XX.XOOX..OOXXO.XXXO", "OXO.OOOXOXX.O..XO.XOXOXO...OXXO.XXX.",
+        "XXO.OO..OXOXXOOXOOXOX..O...OXXO.X.XX", "XXOXOO...XXOXOO.OX.OX.OXX...XOO.XOOX", "XXOXOOO.XXOOXO.OOXX.X.OO....XOO.XX.X",
+        "OXOX.OO.XXOOX..OXX.OX.OOX...OOO.XXXX", "OXX.XOO.XOXOX.XOOO.O..OXX...OOO.XXXX", "OXO.XO.OXOXOXX.OXO.O..OXX..OO.O.XXXX",
+        ".O..OO...XXOX.OO.XXXOXOO.OXXOXXXO.XO", ".O..OO....XOX.OOXOXXOXXOO.XXOXOXO.XX", ".O..OO...XXOX.O.OOX.OX.XOXOXXOOXOXXX",
+        ".O.OOX...X.OX.O.OOXX.XOXOO.XXOOXXXXO", "O...OX.O.XOXXXO.OOXOOXOX.XOXXO..X.XO", "X...OX.O..OO.XOXOOXO.XXX.X.XXOOOOXXO",
+        ".X.O.X.O.XOO.XOXOOXO..XX..OXXOOXXOXO", "XX..O.XO.X.OOXOX.O..OOXOXXO.XOO.XXXO", "OX..O.XO.X.OOXOX.O.O.OXXXXOXXOO..XXO",
+        "OO..O.XO.X.OOXOXOOO..OXXX.XXXO.X.XXO", "OO..O.OO.X.XX.OXOO.XO.XX..XXXOXOOXOX", "OO..OOX..XX.X.O.O..OXOX.XXXXOOOOXXXO",
+        "OO..OOXO.XX.X.OXOXXO...XXXOXOO.O.XXO", "OX.OXOOOX.XOX...OXOO.X..O.O.OXXOXXXX", "XXO.XOOOX.XOX...OXOO.X.XO.O.O.XOXXXO",
+        "X.O.XOOOX.XOXX..OXOO.X.XO.O..OXOXXXO", "XO.OXOOXX.XOXX..OXOO.X..O..O.OXOXXXO", "X.OOXXO.XXOXXO.O.OXOXO.X.XXX..O.OO.O",
+        "X.OOXX.OXXOXXOXO.OXO.O..X.XX.XO.OOO.", "OXOOXXXOXXOXXOX..OXO.O....XX.XO.OOO.", ".XOOOXXOX.XXXOXO.OXO.O..X.XXOXO.OO..",
+        "O.OOOXXXXXXX.OXO.O.O.O..XXXX.X.OOO.O", "OOOOXXXOXXXX..XO.OXO.O..X.XX.XO.OO.O", "OOOOXX.XXXXXOXXO.O.O.O..X.XX.XO.OO.O",
+        "OXXO..XXXOXXOO.OO.X..XX.OXO.OXO.O.OX", "OXXOXOXX.O.XOOXO..X..XXOOXO..XO.XOO.", "OXXOXXXXOO.XO..OOXX..X.OOXO...O.XOOX",
+        "XX.OXXXXOOO.O..OOXX..XXOOXO..XO.XOO.", "XXOOXXXX..O.OO.OOXX..XXOOXO..XO.XOO.", "XXOOXXXXO..XO..OO.XO.XXOOXO..XO.XOO.",
+        "OXO.XOO.X.XOXX.O.OXO.XOX...OOOO.XXXX", "OX...OXOXOXOOX.OXOXO.XO....OXOO.XXXX", "OXO.XXXOX.XOOX.OX.XO..OO...OXOO.XOXX",
+        "OXO.XOX.X.XOOXO.XXXO..OO...OXOO.XOXX", "OX.OXXX.XOXOOXO.XX.O..OOX..OXOO.XO.X", "OXOOXXX.X.XXOXO.X..O..OOX..OOOO.XOXX",
+        "OX.OXXXOXOXX.XO.XO.O..O.X..OOOO.XOXX", ".XXOOXO.XXOXXOO..OXOXO.XX.XX..OO.O.O", "XXXOOXOXXXOXXOOO...OXO.X..XX..OO.O.O",
+        ".XOXOXOXXXOXXOO..OXOXO....XXOXOO.O..", "OXOXOXOXXXOXX..O.OXOXO....XX.XOO.OO.", "OXOX.XOOXXOXXX.O.O.OXO..X.XXOXOO.O..",
+        ".XOXOXOOXXOXXXO..O.O.O..XXXX.XOO.O.O", "XXOXOXOOXXOX.XO..O.OXO..X.XX.XOO.O.O", "OOXOO.XX.XOOO.OX....XXOXX..OXXO.XXOO",
+        "OOXO.OX.OXOOOXOX....XX.XX.OOXXO.XXO.", "OOXOXOXXO.O.O.OXOX..X..XX..OXXO.XXOO", "OOXOXOXXO.OXO.OXOOX.X..X...OXXO.XX.O",
+        "OOXOXO.XO.OX.OOXOOX.X..X...OXXO.XXOX", "..OO.OXOOXOXX.OXOOXOX..X...OXXO.XXOX", "OXOOXXOXXXOX.OO..O.XXO.XX.XX..OO.O.O",
+        "OXOOXX.XXXOX.OO..O.XXO..XOXX.XOO.O.O", "OXXOXXX.XXOXOOO..OOXXO...OXX.X..OO.O", "OXXOXXXOXXX.OOO..OO.XO...OXX.XX.OOO.",
+        "XXOOXOO.XXXXXOXO.O.O.O...XXX.XOO.O.O", "OXOOXO.OXX.XXOXX.O.O.O..XXXX.XOOO.O.", "OOOOXOXOXXX.X.XX.O.O.O..XXXX..OOO.OX",
+        "OOOOXOXOXXXX..XX.O.O.O..XXXX..OO.OOX", ".XOOXO.OXOXXXOXX.OXO.O...XXX..OO.OOX", "XXOOXOXOXOXOXOXX..XOO.....XX..OOO.OX",
+        "XO.O..OXOXO.XXOX.O..XOXXX.O.XOO.OOXX", "X.OO..OX.XO..XOX.O.OXOXXX.OXXOO.OOXX", "..OO..OXOXO.XX.X.OXOXOXX..OXXOO.OOXX",
+        "XXO.O.O.OXO.OX...OXOXOXX.XOXXOO.O.XX", "OXXOXXXOOOO.XOXOX.X.XO..O.XX...O.OOX", "OXX.XXXOOOXOXXXO.OXO.O..O.XX.X..OOO.",
+        "OXXOXXXOOXXOOXXO..XO.O..O.XX.X.OO.O.", "XOXXXX.OOXXOOXO..OXOXO..O.XX.X.O.OO.", ".O..XXOO.OO.OOXXOXX.O.XO.O..OOXXXXXX",
+        "XX..OXOO.OO.O.XXOXXO..XOXO..OO.XXXOX", "XXXOOXOO.OOXOXX.O..O..XOXO.O.X.XXXO.", "XO.OOXO..OO.OXXXOX.OO.XO...O.XXXXXOX",
+        "XOXXOXOXXO.O.X.OXOXO.O..X.XXOXOO.O..", "XOXXOXOXX..OOX.OXOXOXO....XX.XOOO..O", ".OXXOXOXXXO.O.XOXO.O.O..XXXX.XOOO..O",
+        "OOXX.XXXXXOXOOXO.OO..O..X.XXOXOOO...", "OOXXXXXXXO.XOOXO.OO..O..X.XX.XOO.O.O", "OXOOXX.XXXO..O.OXXXOXO...XXX.OOOO..O",
+        "OXOOXXOXXXO.XO.OXXX..O..OXXX..OO.O.O", "OXOOXXOXXXO.XO.OX..O.O..XXXX.X.OOO.O", "OXOOXXO.XX..XOXOX.XOOO...XXX.XOO.O.O",
+        "OXOOXXO.XX.OXOXOX.XO.O..X.XX.XO.OOO.", "OXXOX.XOOXOXXO.OX.XO.O..X.XX..O.OOOX", "OXXOXXXOO.O.XO.OX.X.XO..XOXX..O.OOOX",
+        "OXXOOXXO.XOXXO.OX.X..O..XOXX..O.OOOX", "OXX.OX.OOXOXXO.OX.XX.O..XO.X..OXOOOX", "XXXXOXXOO.OX.OOOX..O.O..XXXX..O.OOOX",
+        "XXX.OXX.OOOXXOO.X.OO.O..XXXX...OOOOX", "O.O.XXOX.OXOXOX.OXOO.X..OXO.O..OXXXX", "O.O.XXOX.OXO.OX.OXOO.X..OXO.OX.OXXXX",
+        "O..OOXOXOOXOX.X.OXOO.X..XXO.O..OXXXX", ".O..OXOX.OXOXOX.OXOO.XX.X.O.O.OXXXXO", "XO..OXOX.OXO.OX.OXOO.X.XX..OO.OXXXXO",
+        "XOXO.XO.OXO.XX.OXOXOXO..X.XX.XOO.OO.", "XOXOXXO.OXOXXX.O.OOOXO..X.XX....OOOX", "XOXOXXOOOXXXXO.O.OXOXO....XX....OOOX",
+        "XOXOXX.OOXXXXOO..OXOXO..O.XX....OOOX", "O.OOXXOXOXXXX.O..OXOXO..X.XX..OOO.OX", "OO...OXXXOXOXX.OXOXO.X..OXO.X.O.XOOX",
+        ".OOOXOXXXO.OXX.OXOXO.XX..XOOX.O.X.O.", "OO.OXOXXXO..XX.OXOXOXXXO...OX.O.XOO.", "OO.OX.XXXO..XX.OXXXOXXOO...O.OO.XOXO",
+        "OOOOX.XXX...XX.OXXXOXXOO...O.OO.XOXO", ".OOOX.XOXO..XX.OX.XOXXOO...OXOO.XOXX", "XXXOOXOX..XOXO.O..XO.XXOOXOXX.O.O.O.",
+        "XXOOOXXX..XOXO.O..XO.XXOOXOXX.O..OO.", "XXOOOXXX.OXOX...OX.O.XXOOXO..OO.O.XX", "XXOOXXXX.OX.O..OOXXO.XXO.XO..OO.O.OX",
+        "XOO.XXXXOXX.OX.OO.XO.XXO.XOO.O.OO..X",
+    ),
+}
