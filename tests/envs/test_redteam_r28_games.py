@@ -3,7 +3,8 @@
 ``games/hex`` v4 (an n x (n+1) board kept winnable by a mirror pairing, a one-ply two-distance opponent): the one-ply
 rule that plays the cell the opponent's own two-distance evaluation likes best for X won 0.96 / 0.97 / 0.85 of levels
 2-4. v5 plays n x n endgames solved exactly against a perfect opponent, from positions where X has one or two winning
-first moves and (levels 3-4) the first move of every declared rule loses.
+first moves and (levels 3 and up) the first move of every declared rule loses: the one-ply two-distance, shortest-path,
+largest-chain and blocking rules, and the two-ply two-distance rule (which won 0.67 of level 4 before it was filtered).
 """
 
 from __future__ import annotations
@@ -145,9 +146,9 @@ def test_hex_a_mistake_lets_the_opponent_win() -> None:
 def test_hex_stored_positions_pass_the_filters() -> None:
     for core, positions in hex_game.STORED.items():
         assert len(set(positions)) == len(positions) >= 40
-        for board in positions:
-            count = hex_game._analyse(board, core, True)
-            assert count is not None and 1 <= count <= 2
+        for board in positions[::2]:  # half of them (each takes a few milliseconds)
+            moves = hex_game._analyse(board, core, True)
+            assert moves is not None and 1 <= len(moves) <= 2 and hex_game._fools_two_ply(board, core, moves)
 
 
 @pytest.mark.parametrize("level", [6, 20])

@@ -26,8 +26,10 @@ random won 6 x 6 positions with 10 to 12 empty cells the one-ply two-distance ru
 the game against the perfect opponent (0.975 of 40 positions with a single winning move, r3s28). So levels 3 and up
 do not draw at random: they start from positions where the first move of every declared rule (any of its ties) loses,
 walked from stored ones (STORED: found once by random draws and random walks; about one position in eleven a stone's
-move away from such a position is such too). The walk makes five (5 x 5) or two (6 x 6) accepted moves of one stone,
-each to a position that passes every filter (or as many as WALK_TRIES tries give; every position of it passes them).
+move away from such a position is such too). The walk makes at least five (5 x 5) or two (6 x 6) accepted moves of
+one stone, each to a position where X wins with one or two first moves and the one-ply rules' first moves lose, and
+goes on until the two-ply rule's first move loses too (checked only then: it costs a few milliseconds); should
+WALK_TRIES tries not get there, the stored position is kept.
 
 Versions 1-4 played an n x (n+1) board, the model's sides the short distance apart, which a mirror pairing of the
 cells wins for the model from any position that keeps the pairing; their opponent was a one-ply evaluation (shortest
@@ -43,8 +45,8 @@ moves that lose, plus one where every declared rule's first move loses.
 
 Generation speed: every candidate position is solved exactly for each first move of X (with a node cap: a position
 whose analysis needs more is rejected) and the rules' first moves are checked; levels 0-2 take a few milliseconds a
-problem, levels 3-4 (the walks) tens of milliseconds (see the r3s28 report), far levels about the same plus the
-rules' evaluation on the larger board.
+problem, levels 3-4 (the walks) 65-80 ms of CPU on average (r3s28), far levels about the same (the walk is on the
+6 x 6 core).
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ DRAWS = 300  # positions drawn per problem at most at the levels without stored 
 GENERATION_NODES = 30_000  # a draw whose analysis needs more solver nodes than this is rejected
 MOST_COUNTED = 4  # winning first moves counted at most (the levels allow 3 at most)
 WALK_STEPS = {5: 5, 6: 2}  # accepted one-stone moves from a stored position, by its side
-WALK_TRIES = 150  # tries at most
+WALK_TRIES = 300  # tries at most
 PLAY_NODES = 400_000  # a bound on one reply's search in play (positions the generator's analysis never reached)
 
 
@@ -113,8 +115,10 @@ class Hex(MultiTurnTask):
             core = config.core
             stored = STORED[core]
             start = stored[rng.randrange(len(stored))]
-            if rng.random() < 0.5 and _analyse(start[::-1], core, True):  # turned half a turn: the same game
-                start = start[::-1]
+            if rng.random() < 0.5:  # turned half a turn: the same game
+                moves = _analyse(start[::-1], core, True)
+                if moves is not None and _fools_two_ply(start[::-1], core, moves):
+                    start = start[::-1]
             board, winning = _walk(rng, start, core, config.winning)
             if n > core:
                 board = _padded(board, core, n, rng.randint(0, n - core), rng.randint(0, n - core))
@@ -122,7 +126,8 @@ class Hex(MultiTurnTask):
             found: tuple[int, str] | None = None
             for _ in range(DRAWS):
                 drawn = _fill(rng, n, n * n - k)
-                count = None if drawn is None else _analyse(drawn, n, False)
+                moves = None if drawn is None else _analyse(drawn, n, False)
+                count = None if moves is None else len(moves)
                 if drawn is not None and count is not None and (found is None or count < found[0]):
                     found = (count, drawn)
                     if count <= config.winning:
@@ -200,7 +205,7 @@ class Hex(MultiTurnTask):
 
             return policy
 
-        return {name: rule(choices) for name, choices in zip(RULES, RULE_CHOICES, strict=True)}
+        return {name: rule(choices) for name, choices in zip(RULES, (*RULE_CHOICES, _two_ply_choices), strict=True)}
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         n, board = problem.data["size"], state["board"]
@@ -403,8 +408,8 @@ def _fill(rng: random.Random, n: int, stones: int) -> str | None:
     return "".join(MODEL if own[0] >> i & 1 else OPPONENT if own[1] >> i & 1 else EMPTY for i in range(n * n))
 
 
-def _analyse(board: str, n: int, fool_rules: bool) -> int | None:
-    """How many first moves keep X's forced win, or None for a position the generator never keeps: a side already has
+def _analyse(board: str, n: int, fool_rules: bool) -> list[int] | None:
+    """The first moves that keep X's forced win (at most MOST_COUNTED of them), or None for a position the generator never keeps: a side already has
     a chain or a cell completing one, X has no forced win, the search runs past GENERATION_NODES, or (``fool_rules``)
     the first move of a declared rule (any of its ties) wins."""
     g, (x, o) = _geometry(n), _masks(board)
@@ -422,7 +427,7 @@ def _analyse(board: str, n: int, fool_rules: bool) -> int | None:
         return None
     if not moves or fool_rules and any(set(moves) & set(choices(board, n)) for choices in RULE_CHOICES[1:]):
         return None
-    return len(moves)
+    return moves
 
 
 def _moved(rng: random.Random, board: str) -> str:
@@ -435,20 +440,27 @@ def _moved(rng: random.Random, board: str) -> str:
 
 
 def _walk(rng: random.Random, board: str, n: int, winning: int) -> tuple[str, int]:
-    """A random walk from a stored position that passes every filter: WALK_STEPS[n] accepted moves of one stone (at
-    most WALK_TRIES tries), each to a position that passes them too (X wins with 1 to ``winning`` first moves, every
-    declared rule's first move loses); returns the last position and its count of winning first moves."""
-    count = _analyse(board, n, True)
-    assert count is not None and count <= winning, "a stored position no longer passes the filters"
-    accepted = 0
+    """A random walk from a stored position that passes every filter: at least WALK_STEPS[n] accepted moves of one
+    stone (at most WALK_TRIES tries), each to a position that passes the one-ply filters too (X wins with 1 to
+    ``winning`` first moves, every one-ply rule's first move loses), and on until one where the two-ply rule's first
+    move loses as well; returns it and its count of winning first moves (the stored one, which passes every filter,
+    if the tries run out)."""
+    moves = _analyse(board, n, True)
+    assert moves is not None and len(moves) <= winning and _fools_two_ply(board, n, moves), "a stored position fails"
+    kept, accepted = (board, len(moves)), 0
     for _ in range(WALK_TRIES):
         candidate = _moved(rng, board)
         found = _analyse(candidate, n, True)
-        if found is not None and found <= winning:
-            board, count, accepted = candidate, found, accepted + 1
-            if accepted == WALK_STEPS[n]:
-                break
-    return board, count
+        if found is not None and len(found) <= winning:
+            board, accepted = candidate, accepted + 1
+            if accepted >= WALK_STEPS[n] and _fools_two_ply(board, n, found):
+                return board, len(found)
+    return kept
+
+
+def _fools_two_ply(board: str, n: int, moves: list[int]) -> bool:
+    """Whether every first move of the two-ply rule (any of its ties) misses X's winning ``moves``."""
+    return not set(moves) & set(_two_ply_choices(board, n))
 
 
 def _padded(board: str, core: int, n: int, top: int, left: int) -> str:
@@ -475,16 +487,20 @@ def _connected(board: str, n: int, side: str) -> bool:
     return bool(_flood(g, stones & first, stones) & second)
 
 
-# --- The declared cheap rules (their first moves lose at levels 3-4) ------------------------------------------------
+# --- The declared cheap rules (their first moves lose at levels 3 and up) ---------------------------------------------
 # Wins against the perfect opponent on 200 seeds a level (0-4), version 5: the two-distance rule 1.00 / 0.99 / 0.98 /
 # 0.00 / 0.00, the shortest-path rule 0.56 / 0.45 / 0.51 / 0.00 / 0.00, the largest-chain rule 0.17 / 0.07 / 0.04 /
-# 0.00 / 0.00, the blocking rule 0.52 / 0.41 / 0.42 / 0.00 / 0.00; random play 0.10 / 0.04 / 0.01 / 0.00 / 0.00.
+# 0.00 / 0.00, the blocking rule 0.52 / 0.41 / 0.42 / 0.00 / 0.00, the two-ply rule 1.00 / 0.98 / 0.99 / 0.00 / 0.00
+# (0.55 / 0.67 at levels 3 / 4 before its first move was filtered too, 100 seeds); random play 0.10 / 0.04 / 0.01 /
+# 0.00 / 0.00.
 RULES = (
     "the empty cell the two-distance potential evaluation likes best for X (ten times O's potential minus X's, plus "
     "X's mobility minus O's; random ties)",
     "the empty cell that most raises the opponent's shortest-path distance minus mine (random ties)",
     "an empty cell touching my largest chain (random)",
     "the empty cell that most raises the opponent's shortest-path distance, blocking it (random ties)",
+    "two-ply two-distance: the empty cell whose worst score over the opponent's replies (the first rule's score) is "
+    "best (random ties)",
 )
 
 
@@ -552,6 +568,38 @@ def _chain_choices(board: str, n: int) -> list[int]:
 
 
 RULE_CHOICES = (_potential_choices, _path_choices, _chain_choices, _block_choices)
+
+
+def _two_ply_choices(board: str, n: int) -> list[int]:
+    """The empty cells whose worst score over O's replies, by the two-distance rule's score, is best (a cell
+    completing X's chain at once if there is one). Cells are tried best one-ply score first, and a cell's replies
+    stop once its worst falls below the best so far (which cannot change the choices)."""
+    def score(position: str) -> float:
+        model, opponent = _links(position, n, MODEL), _links(position, n, OPPONENT)
+        if model is None or opponent is None:
+            return TOO_FAR * 100 if model is None else -TOO_FAR * 100
+        (mine, my_mobility), (theirs, their_mobility) = _potential(model, -1), _potential(opponent, -1)
+        return 10 * (theirs - mine) + my_mobility - their_mobility
+
+    best: float | None = None
+    chosen: list[int] = []
+    for cell in sorted(_empties(board), key=lambda cell: -score(_put(board, cell, MODEL))):
+        after = _put(board, cell, MODEL)
+        if _connected(after, n, MODEL):
+            return [cell]
+        worst: float | None = None
+        for reply in _empties(after):
+            value = score(_put(after, reply, OPPONENT))
+            worst = value if worst is None else min(worst, value)
+            if best is not None and worst < best:
+                break
+        if worst is None:
+            continue
+        if best is None or worst > best:
+            best, chosen = worst, [cell]
+        elif worst == best:
+            chosen.append(cell)
+    return chosen or _empties(board)
 
 
 def _distance(board: str, n: int, side: str) -> int:
@@ -689,151 +737,151 @@ def _picture(board: str, n: int) -> str:
 # --- Stored positions ------------------------------------------------------------------------------------------------
 # Positions (X to move) where X has a forced win with one or two first moves and the first move of every declared rule
 # (any of its ties) loses; levels 3 and up walk from them (see the module docstring). Found once (r3s28) by random
-# draws (about one a minute of CPU) and random walks of one-stone moves from those, every twentieth position of a walk
-# kept. Each string: the cells row by row, X, O or "." (empty); the generator checks the position it starts from.
+# draws (about one a minute of CPU) and random walks of one-stone moves from those (every fifth to twentieth position
+# of a walk kept). Each string: the cells row by row, X, O or "." (empty); the generator checks the position it starts from.
 STORED: dict[int, tuple[str, ...]] = {
     5: (
-        "XXO.OXXO.XO.XO.O...XX.O.O", "XXO.OX.O.XOXXO..O..XX.OO.", "OOXXOX.OXXX.O.O..X.X..O.O",
-        "O.XXOXOOXXX.O.O..X.X..O.O", "XOXXOO..XXX.O.OO.X.X..OO.", "X.OXOOXOXXX.O.O..X.X..O.O",
-        "XO.XO.XOXXX.O.OO.X.X.O.O.", "XOOO.X..X.O....XO.XXOXXOO", "X.OO..XOX.O....XO.XXOXXOO",
-        "X.OO...OX.OX...XO.XXOXXOO", "XXO.OXXO..O.X.X.OXOX.O..O", "XXO.OXXO.XO.XO.OX..X.O..O",
-        "XXO.OXXO..O.XOXOX..XO..O.", ".OXO.XO..O.X.XXO.OX..XOOX", "XOXO..O..O.X.X.O.OXOXXO.X",
-        "X.X.O.O..X.X..OO.OXOXXOXO", ".OX.OXO..X.X.XO.OO.OX.XXO", ".OX.O.O..XXX..O.OOXOX.XXO",
-        "OXX.O.O..X.X..OO.OXOXXXO.", "X..OOO.X...O..XXXOOX.OXOX", "X.O.OO.X...O..XXXOOX.OXOX",
-        "X..OOO.X.X.O.OXX..XXO.OOX", "X..OOO.X.X.O.OXX..XXOXOO.", "X.O.OOX..XXO.OX...XXO.OOX",
-        "OOX.OX.O..OXX...O.OX.XXXO", "OOX.OXO...O.X....OOXXXXXO", "OOX.OX....O.X.XX.OOXOXX.O",
-        "XXX..X.O.OOXOXXOX.O..O.O.", "XXX.OXO..OXXOXXO..O.O..O.", "XXXO.XO..OXOOX..X.O.O..OX",
-        "OXOXO.XX..XO..XO..O.XO.XO", "OXO.OOXX..XO...O..OXXO.XX", "OOXXOOXX..XO...O..OXX.O.X",
-        ".OXXOOXX..XO..XO..O.XO.OX", "...OX.O..XX..OOO.XXXOXOOX", "X..O.O.XOX.OX.XX..OX.OXOO",
-        "X..OOO.X.XXOXOX...OX.OX.O", "X.O..O.X.O..XOXXO.OX.OXXO", "X.O.XO...O..XOXXOX.X.OOXO",
-        ".OOO.X.OX..X...XO.XXOXXOO", "..O.O.OOX.XX...XO.XXOXXOO", "..OX.XOO..X...OXO.XXOXXOO",
-        "XXX..XXO.OO.OX.OX.OXO...O", "XXX.OXX.XOO.O.XOX.O..O..O", "XXX.OX.OXOOX...OX.O.O..XO",
-        "XXO.OXX..XOOXO.O...XX.O.O", "XXO.OXXO..O.X.X.OXOX..O.O", "XXO.OXXO.XO.XO..OX.X.O..O",
-        "XXO.OXXO.XO.XO..O.OX.OX..", "OOX.OXXO..O.XOX..OXX.X..O", "OOX.OXX....OXOX..OXXOX.O.",
-        "O.X.OXO...XOX.X..OXXOX.OO", "O..OO..X.OX...XO.XXXOXOOX", "O..OOO.XX....O.X.XXXOXOOX",
-        "X..OOO.XOX.OX.XX..OX.O.OX", "X..OOO.XOX.OX.XX..OX.OXO.", "XO..O.XOX.O....XO.XXOXXOO",
-        "O.XXOX.OXXX.O.OO.X.X..O.O", "OOXXOX..XXX.O.OO.X.O.O..X", "OOXXOX..XXX.O.OO.X....OOX",
-        "XOXXOXO.XX...OOO.X....OOX", ".OXXOXO.XXX..OOO.X.X.O..O", "OX.XOXOX..XO...OX.OX.O.OX",
-        "OOXXOXOX..XO...OX.OX.O.X.", "OX.XOXOX..OO..XXX.O..O.XO", "OXXOOX.X..OO..XXX.O.O..XO",
-        "OXXXO.OX..XO...OX.OXO..XO", "XOX.O.O...X.X.XOO.O.OXOXX", "XOX.OO....X.X..OOXOXO.OXX",
-        "XXXO.XX..OO.OXXOX.O..O..O", "XXXO.XX..OO.OXXOX.O.O..O.", "XXXO.XX..OOXOXXO..O.O...O",
-        "OXXXXX..O.O.OX.O.XO...OXO", "OXXXX..O.OX.OXXO.XO...O.O", "OXXXXOO.O.X..XXO.XO...OO.",
-        "OXXX.OO.OXX..X.O..OX.O.OX", "OXXXO..OXXX..OOO.XX..OO..", ".OXXOX.OXXX..OOO.X.X..OO.",
-        "O.XXOX.OXXX..OOO.X....OOX", ".OXXOXO.XXX..OOO.X....OOX", "..XXOXOOXXX..OOO.X.X.O.O.",
-        "..XXO.OOXXXXOO.O.XX..O.O.", "OOOXO.XX..XO..XOX.O..O.XX", "OOXXOXXX...O..XOX.O..O.OX",
-        "OOXXOXOX..XO..X.X.O..O.OX", "OXX.OOXX..OO..XXX.O.O..OX", "OXX.OOOX..OO...XX.OXO..XX",
-        "XXOXOOOX..OO...XX.OXO..X.", "OXOXOOOX...O..XXX.O.O..XX", "O.XO.XO..O.X.XX.XOXX.OOO.",
-        "O.XO..O..O.XOXXXX.XXO..OO", "O.XO..O..OXXOXX.X.XXO.OO.", "OOX.OX....X.XOXO.OX.OX.OX",
-        "O.X.OXO....OXOXX.OXXOX.O.", "O.X.OXO....OXOXX.OXXOXO..", "OXX.OXO..X..XO.OXOX..O.OX",
+        "OOXXOX.OXXX.O.O..X.X..O.O", "O.XXOXOOXXX.O.O..X.X..O.O", "X.OXOOXOXXX.O.O..X.X..O.O",
+        "XXO.OXXO..O.X.X.OXOX.O..O", "XXO.OXXO.XO.XO.OX..X.O..O", "XXO.OXXO..O.XOXOX..XO..O.",
+        "X..OOO.X...O..XXXOOX.OXOX", "X.O.OO.X...O..XXXOOX.OXOX", "X..OOO.X.X.O.OXX..XXO.OOX",
+        "OOX.OX.O..OXX...O.OX.XXXO", "OOX.OXO...O.X....OOXXXXXO", "OXOXO.XX..XO..XO..O.XO.XO",
+        "OXO.OOXX..XO...O..OXXO.XX", "OOXXOOXX..XO...O..OXX.O.X", ".OXXOOXX..XO..XO..O.XO.OX",
+        "X..OOO.X.XXOXOX...OX.OX.O", "XXO.OXXO..O.X.X.OXOX..O.O", "XXO.OXXO.XO.XO..OX.X.O..O",
+        "O..OOO.XX....O.X.XXXOXOOX", "X..OOO.XOX.OX.XX..OX.O.OX", "X..OOO.XOX.OX.XX..OX.OXO.",
+        "OX.XOXOX..XO...OX.OX.O.OX", "OOXXOXOX..XO...OX.OX.O.X.", "OX.XOXOX..OO..XXX.O..O.XO",
+        "OXXOOX.X..OO..XXX.O.O..XO", "OXXXO.OX..XO...OX.OXO..XO", "OOOXO.XX..XO..XOX.O..O.XX",
+        "OOXXOXXX...O..XOX.O..O.OX", "OOXXOXOX..XO..X.X.O..O.OX", "OXX.OOXX..OO..XXX.O.O..OX",
+        "OXX.OOOX..OO...XX.OXO..XX", "XXOXOOOX..OO...XX.OXO..X.", "OXOXOOOX...O..XXX.O.O..XX",
         "OXO.OXXX..XO..XOX.OX.O..O", "OO.XOXXX..XO..XOX.OX.O.O.", "OOXXOXXX...O...OX.OX.O.XO",
-        "O.XXOOXX..OO..XO..O.XO.XX", "XXX..XOOXO.XO..OX.OXO...O", "XXXO.XO.XOXXO.XO..O.O...O",
-        "XXXO.XO..OX.OX.OX.OXO..O.", "XOXOOO..XX...O.XO.XO.XX.O", ".OXOOO..XX...O..O.XOXXXOX",
-        "O.XOOO..X....OX.O.XXXXXOO", "O..OOO.X....XOXXO.XX.XXOO", ".OO.OX.OX..X...XO.XXOXXOO",
-        "..X.O.O..OX..OXO.XXXOXOOX", "....O.O.XOX..OXO.XXXOXOOX", ".OXO..O..OXX..XO.OXOX.XXO",
-        ".OX.OXO..O.X..X.OOXOXXX.O", ".OX.O.O..O.X.XX.OO.OXXXOX", "O.XO.XO..O.X..X.OOX.XXXOO",
-        "O.XO.XO..O.X..O.OOXXX.XXO", "O.XO.XO..O.X..OXOOXX.XX.O", "OOOXOXOX..XO..XXX.O.O...X",
+        "O.XXOOXX..OO..XO..O.XO.XX", "XOXOOO..XX...O.XO.XO.XX.O", ".OXOOO..XX...O..O.XOXXXOX",
+        "O.XOOO..X....OX.O.XXXXXOO", "O..OOO.X....XOXXO.XX.XXOO", "OOOXOXOX..XO..XXX.O.O...X",
         "OOXXOXOX...O...XX.OXO..XO", "OOXXO.OX..XO...XX.OXO..OX", "OXX.OOOX..XO..XXX.O..O.OX",
         "OXXOOXOX..XO...O..OXXO.X.", "XXX.OXOX..OO...OX.OXO..OX", "XXXOOXOX..OO...OX.OXO...X",
         "OOXOOXXX..OO..XX..O.XO..X", "XOOXO.XX..OO..XX..O.XO.OX", "OOXXOXXX...O..XO..O.X.OOX",
-        "OXXXOOXX..OO....X.OX.O.OX", "OOXXOX.X..XO...OX.OX.O.OX", ".XXO..O..O.X..XOXOXX.OXOO",
-        "O.XO..O..O.X..XOXOXXO.XOX", "OXXO..O..O.X..XOX.XXOOO.X", "XO.XO.XOXXX.O.OO.XX...OO.",
-        "XOOXO.X.XXX.O.OO.X....OOX", "X.OXOOXOXXX.OO...XX..O.O.", "XXOXOX.OXX..OO.O.XX..OO..",
-        "XXOXOXO.XX..OO.O.XX...OO.", "OXXO..O..O.X...OXOXXO.XXO", "XOXO..O..O.X..XOXOXX.OX.O",
-        "OXXO..O..O.X..XOXO.X.OXXO", "O.XO..O..OXX..XX.OOX.OXXO", ".OX.O.O..OXX..XX.OOX.OOXX",
-        "OXXO..O..O.X..OX.OXXOXXO.", ".OX.O.O..OXX..OX.OXXOXXO.", ".OX.O.O..XXX..O..OXXOXXOO",
-        ".XX.O.O..O.X..OX.OXXOXXOO", "XXX.OXX..OOXOXXO..O.O..O.", "XXXO.XX..OO.OX.OX.O..O.OX",
-        "XXX..XXO.OO.OXXOX.O.O..O.", "XXX..XO..OOXOX.OX.O..O.OX", "X.OX..XO..O...OXO.XXOXXOO",
-        ".O.X.XXO..O...OXO.XXOXXOO", "O.O....O.XXX..OXO.XXOXXOO", "XXX..XXOXOOXO..O..OXO...O",
-        "XXXO.XX..OOXOX.O..OXO...O", "XXX..XXOXOOXO..O..O.O..OX", "XXXOOXX.XOO....OX.O.O..OX",
-        "XXX..XXOXOO.O.XOX.O.O...O", "XXX.OXX..OO.OX.OX.O.O..XO", "XXX..X.O.OOXOXXOX.O.O...O",
-        "XXX..XO..OOXOXXOX.O.O..O.", "XXX..XO..OOXOX.OX.O.O..OX", ".OX.OXO..O.X.XOO.O..OXXXX",
-        ".XX.O.O..O.X.XOO.O.OOXXXX", "OXXO..O..O.X.XO..O.OOXXXX", "OXX.O.O..O.X..OX.OXOOXX.X",
-        ".OXO.XO..O.X..OX.OXXOX.OX", "OOX.OXXO..O.XOX..OXX.X.O.", "OOX.OXXO..O.XOXX.O....XOX",
-        "OOX.OXXO.XO.X..X.OX...OOX", "...OO.OX.OX...XO.XXXOXOOX", "O..O.X.X.X...OOO.XXXOXOOX",
-        "XXXOOO..XX....OXO.XO.OXO.", "O..OOO.XXX....O.O.XXXOXXO", "O.O.OO.XXXXO.O....XX.OXXO",
-        "XXXOO.OX..XO..XO..OXX.OO.", "XXXOXOO...XO..XOO...XOO.X", "XXXO.XXO..O.OX.OX.OX.O.O.",
-        "O..O.XXOX.O....XO.XXOXXOO", "XO.O.O..X.OX...XO.XXOXXOO", ".OXO..O..OXX..XX.OXO.OXXO",
-        "X.X.O.O..O.X..XXOOXX.OOXO", ".OX.O.O..OXX..XXOOXX..OOX", "XOXO..O..O.X.XXXOO.X.XOO.",
-        "..XOO.O..OX...XO.XXXOXOOX", "..O.O.OX.OX...XO.XXXOXOOX", "O.O.OX.X.....OXO.XXXOXOOX",
-        "XOXO..O..O.X.XOX..O.OXXXO", "XOX.O.O..O.X.XXO..OO.XXXO", ".OX.O.O..O.X..XO.OOXXXXXO",
-        "O.X.OXO..O.X..XO.OOXOX.XX", "X..OOO.X.XXOXOX....X.OOOX", "X..OOO.X.X...OXXO.XX.OOOX",
-        "X..OOO.X.X....X.OXOXXOOOX", "X.XOOO..XX...OXXOXO...OOX", ".XXO..O..O.XOXXOX.XX.OOO.",
-        ".XXO..O..O.X.XXOXOXO.OO.X", "OOX.OXXO..O.XOX..OXX.XO..", "OOX.OXXO.XO.X..X.OXX..OO.",
-        "OOX.OXXO.X..X....O.OOXXOX", "OOX.OXXO....X....OOXOXXOX", "OOX.OXXO..O.XOX..OOX.XX..",
+        "OXXXOOXX..OO....X.OX.O.OX", "OOXXOX.X..XO...OX.OX.O.OX", "X.OXOOXOXXX.OO...XX..O.O.",
+        "OOX.OXXO.XO.X..X.OX...OOX", "O..O.X.X.X...OOO.XXXOXOOX", "XXXOOO..XX....OXO.XO.OXO.",
+        "O..OOO.XXX....O.O.XXXOXXO", "O.O.OO.XXXXO.O....XX.OXXO", "XXXOO.OX..XO..XO..OXX.OO.",
+        "XXXOXOO...XO..XOO...XOO.X", "X..OOO.X.XXOXOX....X.OOOX", "X..OOO.X.X...OXXO.XX.OOOX",
+        "X..OOO.X.X....X.OXOXXOOOX", "X.XOOO..XX...OXXOXO...OOX", "OOX.OXXO.XO.X..X.OXX..OO.",
         "XXXOOOXX...O..XO..OXX.OO.", ".XXOOOXX..XO..XOX.OX.O.O.", "X.XOOOOX..XO...XX.OX.O.OX",
         "XXXOO.OX..OO..XXX.O.O..OX", "XXXOOOOX..XO..XOX.O.O..X.", "O.XOOO..XX...O.XO.XO.XXXO",
         "O..OOO.XXX...O.XO.XO.XXXO", "O..OOO.XX....OXXO.XO.XXXO", "O.OO.O.XXX...O.X.XO.OXXXO",
-        ".OXXOXOOXXX.O.O..X.X..O.O", "XOXXOO..XXX.O.OO.X.X..O.O", "OOX.OX...XXOX....O.OOXOXX",
-        "O.X.OXO..XXOXO...OXOOX..X", "OXX.O.O...XOXOX..OX.OXO.X", "OXX.O.O..XX.XO.O.OX.OX.OX",
-        "OXX.OXO..X..XO.O.OXXOX.O.", "OOX.OXXO....X.X..OX.OXOOX", "OOX.OXXO.X..XO...OXOOX..X",
-        "OOX.OX....XOX....OOXOXOXX", "OXXXOXOOXX..O.O..X....OOX", ".OXXOXOOXXX.O.O..X.X.O.O.",
-        "XOXXOX.OXX..O.OO.X.X..OO.", "XOXXO..OXXX.O.OO.X.X..O.O", "XOOXO.X.XXX.O.OO.X.X..OO.",
-        ".OOXOXX.XXX..OOO.X...O.OX", ".OXXOX.OXXX.O.OO.X.X..O.O", "XOXXOX..XXO.O.OO.X....OOX",
-        "XOX.OXO...OX.OXO..X.OXO.X", "XO.O...OX.OX...XO.XXOXXOO", "XO.XOOXX..XO..XO..OXX.O.O",
-        "XOX.OOXX..XO...O..OXXO.XO", "XXXXOOOX..OO...O..OXX.OX.", "XXXXOOOX..OO..X...O.XO.XO",
-        "OXXXO.OX..OO..XX..OXX.OO.", "OXX.OOXX..OO...X..OXXO.OX", ".OX.OXO..O.X..XOX.XXOO.XO",
-        "O.X.OXO..O.X..XOX.XXOOX.O", ".XXO..O..O.X..XOX.XXOOOXO", "OXXO..O..O.X..XOX.X.OOOXX",
-        ".OXO.XO..O.X..XO.O.XXOOXX", "XOXXO.O..O....XX.OXO.OXXO", ".OXO.XO..O.X..X.XOXOO.XXO",
-        "OXXO..O..O.X..X.X.XOOOXXO", "XXXO.XXOXOO....OX.O..O.OX", "XXXO.XX.XOOXO..O..OXO..O.",
-        "XXX..X.O.OOXOX.OX.O..O.OX", "XXXO.XOO...XOXXOX.O..O.O.", "O.X.OXO..O.X...OXOXX.OXXO",
-        ".XXO..O..O.X..XOXOXO.OXXO", ".OX.OXO..O.X..XO.OXXXOX.O", "XOXO..O..O.X..O.XOXXO.XXO",
-        "OXXOOX.X..OO...X..OXX.OOX", "OXOOOXXX..OO..XX..O.X.O.X", "OXOXOXXX..OO......OXXO.OX",
-        "OXOXOXXX...O...O..OXX.OOX",
+        ".OXXOXOOXXX.O.O..X.X..O.O", "OXXXOXOOXX..O.O..X....OOX", ".OXXOXOOXXX.O.O..X.X.O.O.",
+        "XO.XOOXX..XO..XO..OXX.O.O", "XOX.OOXX..XO...O..OXXO.XO", "XXXXOOOX..OO...O..OXX.OX.",
+        "XXXXOOOX..OO..X...O.XO.XO", "OXXXO.OX..OO..XX..OXX.OO.", "OXX.OOXX..OO...X..OXXO.OX",
+        "XOXXO.O..O....XX.OXO.OXXO", "OXXOOX.X..OO...X..OXX.OOX", "OXOOOXXX..OO..XX..O.X.O.X",
+        "OXOXOXXX..OO......OXXO.OX", "OXOXOXXX...O...O..OXX.OOX", "X.XOOXOX..OO...XX.OXO..XO",
+        "XOXOO.XX..OO..XXX.O..O.XO", "XXXOOOXX..OO..X.X.O.O..XO", "X.OOOXXX..OO...OX.OXO..XX",
+        "X..OOO.XOXXOX.X...OX.O.OX", "X.O.OO.X.XXOXO....OX.OXXO", "OXO.OOX...XOX..O..OXX.OXX",
+        "OXO.OOX...XOX.XO.XO..O.XX", "OXO.OOXO..X.X.XO.XO..O.XX", "OXX.OXOX..XO...OX.OXO..XO",
+        "OXXXOXOX...O...OX.OXO..XO", "OXX.OOXX..XO..XOX.OXO...O", "OOXXO.XX..XO..XOX.OXO...O",
+        "OOOXOXOX...O..XXX.O.O..XX", "OOOXOXOX...O..XXX.O..O.XX", "O.OXOXOX..OO..XXX.O..O.XX",
+        "OOOXOXOX...O...XX.OX.O.XX", "OO.XOXOX..XO..XXX.O..O.OX", "OO.XOXOX..XO...XX.OXO..XO",
+        "OOXXOX.X..OO...X..OXXO.XO", "OO.XOXXX..OO..XX..O.X.OXO", "OOXXOXXX..OO..XO..O.X.OX.",
+        ".OXXOOXX..XO...O..OXX.OXO", "XOXXOOXX...O..XO..OXX.OO.", "OOXXOX.X..XO..XOX.O..O.OX",
+        "XOOXO.XX..XO..XO..O.X.OXO", "OX.XOOXX..XO..XO..O.X.OXO", "OXOXOOXX..XO...O..OXXO.X.",
+        "OXX.OXO...OOX.XX..OXXO..O", "OXX.OXOX..OO..XX..O.X.OOX", "OXXXOXOX..OO..X...OXX.OO.",
+        "OXXXO.OX..OO..XX..O.XO.OX", ".XOXOXXX..OO..XO..OXXO..O", "XO.XOXXX..OO..XO..OXX.O.O",
+        "O.XXOXXX..OO..XO..OXX.O.O", ".XOXOXXX..OO..XO..O.X.OXO", "XXO.OXXX..OO..XO..OXXO..O",
+        "XX.XOOXX..OO..XO..O.X.OXO", ".XXOOOXX..OO..XXX.O.O..OX", "XXXOOOXX..OO..XOX.O.O...X",
+        "XXXOOOXX..OO..XOX.O..O..X", "OXXXOOXX..OO..XOX.O..O..X", ".XXXOXOX..OO...OX.OXO..OX",
+        "XOXXOX.X..OO..XOX.OXO...O", "XOXXO.XX..OO..XOX.OX.O..O", "XOXXOOXX...O..XOX.OXO...O",
+        ".OXXOOXX..OO...XX.OX.O.XO", "OOXXOOXX..OO...X..OXXO..X", "XOXXOXOX..OO...OX.OXO...X",
+        "OOXXOXOX...O...OX.OX.O.XX", "OX.XOXOX..OO...XX.OX.O.XO", "OXXOO.OX..OO...XX.OX.O.XX",
+        "OXXOOXOX..OO....X.OX.O.XX", "OXX.OXXX..OO...OX.OX.O.OX", "OOXXOXXX..OO..XO..O.XO..X",
+        "O.OXOXXX..OO...X..OXXO.OX", "XOXOOO..XX....OXO.X..XXOO", "XOXOOO..X.....OXO.XO.XXOX",
+        "OOXXOOXX..OO..X...O.XO.XX", "OOXXOOXX..OO..XXX.O..O.X.", "OOXXOOXX..OO..X.X.O.O..XX",
+        ".OXOOXOX..OO...XX.OXO..XX", "O.XOOXOX..OO...XX.OXO..XX", "OX.XOXXX..OO..XO..OXX.OO.",
+        "OXX.OXXX..OO..XO..O.X.OXO", "OXOOO.XX..XO..XO..O.XO.XX", "OXXOOOXX..XO...O..OXXO.X.",
+        "XOOXOOX.XXX.O.O..X.X.O.O.", "XOXXOO.OXXX.O.O..X.X..OO.", "OO.XOXOX..XO..XXX.O.O..OX",
+        "OO.XOXOX..XO..XXX.OXO..O.", "OOXXOX.X..XO..XOX.OX.O..O", "XO.XOOXX..XO...OX.OX.O.XO",
+        "OOXXOX.X..XO...OX.OX.O.XO", "OOXOOX.X..XO...OX.OXO..XX", "XOXOO.XX..XO..XOX.OXO..O.",
+        "XOXOOO..XO....XXO.XO.XXO.", ".OXOOO..X....OXXO.XO.XXOX", ".OXOOO...X....XXOOXX.XXOO",
+        "XXXOOO...X...OXXO.X..OXOO", "OOXOOXOX..XO....X.OXO..XX", "OOXOOXOX...O...XX.OX.O.XX",
+        "OOXOOXOX...O...XX.OXO..XX", ".OXOOXOX..OO..XX..O.XO.XX", "OOXXO.OX..OO...XX.OX.O.XX",
+        "XOX.OXOX..OO...XX.OX.O.XO", "XOOXO.XX..XO..XOX.O..O.OX", "XOO.OXXX..XO..XO..O.XO.OX",
+        "X..OOO.X.XXO.OX...OX.OXXO", "X.OO.O.XX.XO.OX..XOX.O.XO", "X..OOO.X..XOXOX...OX.OXXO",
+        "OOXXOOXX..XO...O..OXX.OX.", "OOXXO.XX..XO..XO..O.X.OXO", "O.OXOXXX..XO..XO..O.XO.XO",
+        "O.OXOXXX..XO..XOX.O..O.XO", "OXO.OXX...XOX.XO..OXXO..O", "OXO.OXXX..XO..XO..O.XO.XO",
+        "OXOOOXXX..XO..XOX.O..O..X", "XOXOOO..X....OX.O.XOX.XOX", "XOXOOO..XO....XXO.XO.XX.O",
+        "XOXOOO..XO....O.O.X.XXXOX", ".OXOOO..XX....O.O.XOXXXOX", "OXXOOO..XX...O..O.XOXXX.O",
+        "X.OXOOXOXXX.O.O..XX...OO.", "X.OXOOXOXXX.O.O..XX..O.O.", "XXOXOO.OXXX.OO...XX...OO.",
+        "OOXOOXOX...O...X..OXXO.XX", "X.XOOOOX..OO...X..OXXO.XX", ".OXOOOXX..OO...X..OXX.OXX",
+        ".OXOOXOX..OO..XX..O.X.OXX", "O.O.OO.X.....OXX.XXXOXOOX", "O..OOO.X.....OXXOXXX.XXOO",
+        "O..OOO.XOX..X.XXO.XX.X.OO", "O.O.OO.X.X..XOXXO.XX.XO.O", ".XXOOXOX..OO..XXX.O.O..OX",
+        "OXXXOXOX..OO..X.X.OX.O.O.", "OXX.OXOX..OO..XXX.OX.O..O", "OXXXO.OX..OO..XXX.O..O.XO",
+        "OXXXO.OX..OO...XX.OX.O.XO", ".XXOOXOX..XO...OX.OXO..OX", "OXXOO.XX..XO..XOX.OXO..O.",
+        "OXOOOXXX...O..XOX.O.O..XX", "OX.OOXXX..OO..XO..O.XO.XX", "OXXXOOXX..OO..XO..O.XO.X.",
+        "OOXXO.XX..XO..XO..O.X.OOX", "OOXXOX.X..XO...O..OXXO.XO", "XOXXOXOX...O...OX.OX.O.XO",
+        "XO.XOXOX..OO..XXX.O..O.XO", "XOOXOXOX..OO..XXX.O..O.X.", "XXO.OXX...OOXOXOX....O.OX",
+        "XXO.OXX...OOXOXO...XXO.O.", "XXXOO.OX..XO...OX.OXO..OX", "XOXXOO.X..XO..XOX.O.O..OX",
+        "OXXXOOXX..OO......OXXO.OX", "OXXXOOXX...O...O..OXX.OOX", "XXXXOOOX...O...O..OXX.OOX",
+        "X.XOOOOX..XO...O..OXX.OXX", "X..OOO.X.....OX.OXXXXOOOX", "X.O.OO.XX....OX.OX.XXOOOX",
+        "X..OOO.X.X...OX.OXO.XXOOX", "X.O.OO.XOXXOX.X...OX.OX.O", "X.O.OO.X.X.OXOXX..OX.OX.O",
+        "OXXOOXXX...O...O..OXXO.OX", "OXOOOXXX..XO..XO..O.X.O.X", ".XOOOOXX..XO..XO..O.X.OXX",
+        "OXOXOOXX..XO..XO..O.X.O.X", "OXX.OXOX..XO..XOX.OX.O..O", "OXXXOOOX..XO..X.X.OXO...O",
+        "OX.XOOOX..XO..XXX.OXO...O", "O.OXOXOX..OO..XXX.O.O..XX", "OXOXOXOX..OO..XX..O.XO..X",
+        "OXOXO.XX..OO...X..OXXO.OX", "OXOXOOXX..OO......OXXO.XX", "OXOXOO.X..OO..XXX.O..O.XX",
+        ".XXXOOOX..XO..XOX.O..O.OX", "OXXXOOOX..XO..X.X.O..O.OX", ".XXOOOXX..XO..XO..O.XO.OX",
+        "O.XOOOXX..XO..XO..O.XO.XX", "OXXXO.OOXXX.O.O..X.X..O.O", "OXXXOXOO.X..OXO..X.X.O..O",
+        "OOXXO.XX..XO..XOX.OXO..O.", "XOX.OOXX..XO..XOX.OXO..O.", "XOX.OOX...XOX.XOX.O.O..OX",
+        "XOX.OOX...XOXOXOX..XO...O", "X.O.OO.X..XO..XX..OXOOXOX", "X.O.OO.X.X.O..XXX..XOOOOX",
+        "XOXOOO..X....OXXO.X..OXOX",
     ),
     6: (
-        "OXOOXXXXXOXO.XO..O.OXO...XXX.X.OOO.O", "OXOOXXOXXX.XOX.O.O.OXO...XXX.XOOO..O", "XXXO..OXXOOXOX.OXO.O.O..XXXXOX.OOO..",
-        "OX.OXXOXXXOX.O.O.O.OXO.XXXXX..OO.O.O", "OXO.XOO.XXXXXOXO.O.O.O.XXXXX...OOO.O", "XXO.XO.OXXXOXOXO.OX.OO...XXX..OO.OOX",
-        "XXOX.OXOOX.XXOXOXO..OO...XXX..OO.OOX", "OXXOX.XOO.OXXOXOX.XOXO....XX..OOO.OX", "OOX.XXXX.OOXXO.O.OXOXO...XXX...OOOOX",
-        ".OXOXXO.OXO.XX.OXOXOXO..X.XX.XOO.OO.", "XOXX.OXXOOXOXXOOXO...O..X.XX..OOO.OX", "XXXOXOXXOX.OOXOOXO..XO.X..XXO.O.OO..",
-        "XX.OXOXXOXXOOXO..O.OXO...XXX..OO.OOX", "OXOOX.XOXXXOOXXX.O.O.O...XXX...OOOOX", "XXO.OXOOX.O.OO.XOXXXO.XOO...O..XXXOX",
-        ".X..OXXOXOOXOO.XOXX.O..OO...OOXXXXXO", "OX.OOXXOX.OXOO.XOXX.O..X.O..OOXOX.XX", "OOXOOXXO..O.OO.XOX..O.XXO...OOXXXXXX",
-        "OO.OOXXXX.O.OO.XOXX.O.X.O...OOOXXXXX", "XO...XOO.OO.OOXXOXXXO.XO.O.O.O.XXXXX", "O..OOXOXXOO.OO.XOXX.O.X..O.OOXX.XXXX",
-        "OO.OOXO..OO.XXXXOX.OO.XX.X..OOOXXXX.", "OOO.OXOX..O.X..XOXXOO.XX.X..OOOXXXXO", "XOO.OXOX..O..OXXOXXOO.X.X..OOXOXOXX.",
-        "OXOOXXX..OOXO.XXO.XOO.XO.X.O.X.XOO.X", "OXO..XOOO.OXXX.XO.XOO.XO.X.O.XXXOOX.", "X.OOXXOXOOXOXXOO.OXX.XX.X..OO.O.XO..",
-        "XOOXOX..OO.OXX.OXOOX.X..X..OOXO.XXOX", "XOOXXXOO.O.OXX.OX....XO.O.O.XXOXXOOX", ".O.O.OXXXOXOXX.OX.XO.XXOOXO.X.O.XOO.",
-        "O.XOXOXX.OXOX..O.XXO.X.OOX.O.XO.XOOX", "OXXO.OXXX.XXOO.OO.X..XX.OXOXOX.O.OO.", ".XXOOXOX..XOXO.O.XXO.XXOOXOX.X.OO.O.",
-        "OXOOXOO.X.XOXO..OXXO.X..O.O.OXXO.XXX", "OX.OXOO..OXOXOX.OXOO.X.OXXO..X.OXXX.", "OX..XOOO.OXOXOX.O.XO.XX.OX.OO.O.XXXX",
-        "O..OXXXX.OXOXOX.OO.O.X.XO..OO.OXXXXO", "XX.OOXX.XOXOXO.O.OOO.XX.OX.OO.O.XX.X", "XXOOO.XOX.X.X.XOOXO..X.XO.O.O.OXOXOX",
-        "XO.O..OX.X.OXXOXOO.OXOXXX..XXOO.OOX.", "XO.O..OXO..OXX..OOXOXOXO...XXXOXOOXX", "O.O.O.OX..XOXXOXOO.OXOOXX..XX.O.XXXO",
-        "OOXOOO.X.XOO..OX...OXXOXX.O.XXO.XXXO", "OXOOO..X.X.OO.OX.XX.XOOX..OOXXO.XXXO", "OXO.OOOXOXX.O..XO.XOXOXO...OXXO.XXX.",
-        "XXO.OO..OXOXXOOXOOXOX..O...OXXO.X.XX", "XXOXOO...XXOXOO.OX.OX.OXX...XOO.XOOX", "XXOXOOO.XXOOXO.OOXX.X.OO....XOO.XX.X",
-        "OXOX.OO.XXOOX..OXX.OX.OOX...OOO.XXXX", "OXX.XOO.XOXOX.XOOO.O..OXX...OOO.XXXX", "OXO.XO.OXOXOXX.OXO.O..OXX..OO.O.XXXX",
+        "OOO.OXOX..O.X..XOXXOO.XX.X..OOOXXXXO", "XOOXXXOO.O.OXX.OX....XO.O.O.XXOXXOOX", "XXOOO.XOX.X.X.XOOXO..X.XO.O.O.OXOXOX",
+        "XO.O..OX.X.OXXOXOO.OXOXXX..XXOO.OOX.", "O.O.O.OX..XOXXOXOO.OXOOXX..XX.O.XXXO", "OXOOO..X.X.OO.OX.XX.XOOX..OOXXO.XXXO",
         ".O..OO...XXOX.OO.XXXOXOO.OXXOXXXO.XO", ".O..OO....XOX.OOXOXXOXXOO.XXOXOXO.XX", ".O..OO...XXOX.O.OOX.OX.XOXOXXOOXOXXX",
-        ".O.OOX...X.OX.O.OOXX.XOXOO.XXOOXXXXO", "O...OX.O.XOXXXO.OOXOOXOX.XOXXO..X.XO", "X...OX.O..OO.XOXOOXO.XXX.X.XXOOOOXXO",
-        ".X.O.X.O.XOO.XOXOOXO..XX..OXXOOXXOXO", "XX..O.XO.X.OOXOX.O..OOXOXXO.XOO.XXXO", "OX..O.XO.X.OOXOX.O.O.OXXXXOXXOO..XXO",
-        "OO..O.XO.X.OOXOXOOO..OXXX.XXXO.X.XXO", "OO..O.OO.X.XX.OXOO.XO.XX..XXXOXOOXOX", "OO..OOX..XX.X.O.O..OXOX.XXXXOOOOXXXO",
-        "OO..OOXO.XX.X.OXOXXO...XXXOXOO.O.XXO", "OX.OXOOOX.XOX...OXOO.X..O.O.OXXOXXXX", "XXO.XOOOX.XOX...OXOO.X.XO.O.O.XOXXXO",
-        "X.O.XOOOX.XOXX..OXOO.X.XO.O..OXOXXXO", "XO.OXOOXX.XOXX..OXOO.X..O..O.OXOXXXO", "X.OOXXO.XXOXXO.O.OXOXO.X.XXX..O.OO.O",
-        "X.OOXX.OXXOXXOXO.OXO.O..X.XX.XO.OOO.", "OXOOXXXOXXOXXOX..OXO.O....XX.XO.OOO.", ".XOOOXXOX.XXXOXO.OXO.O..X.XXOXO.OO..",
-        "O.OOOXXXXXXX.OXO.O.O.O..XXXX.X.OOO.O", "OOOOXXXOXXXX..XO.OXO.O..X.XX.XO.OO.O", "OOOOXX.XXXXXOXXO.O.O.O..X.XX.XO.OO.O",
-        "OXXO..XXXOXXOO.OO.X..XX.OXO.OXO.O.OX", "OXXOXOXX.O.XOOXO..X..XXOOXO..XO.XOO.", "OXXOXXXXOO.XO..OOXX..X.OOXO...O.XOOX",
-        "XX.OXXXXOOO.O..OOXX..XXOOXO..XO.XOO.", "XXOOXXXX..O.OO.OOXX..XXOOXO..XO.XOO.", "XXOOXXXXO..XO..OO.XO.XXOOXO..XO.XOO.",
-        "OXO.XOO.X.XOXX.O.OXO.XOX...OOOO.XXXX", "OX...OXOXOXOOX.OXOXO.XO....OXOO.XXXX", "OXO.XXXOX.XOOX.OX.XO..OO...OXOO.XOXX",
-        "OXO.XOX.X.XOOXO.XXXO..OO...OXOO.XOXX", "OX.OXXX.XOXOOXO.XX.O..OOX..OXOO.XO.X", "OXOOXXX.X.XXOXO.X..O..OOX..OOOO.XOXX",
-        "OX.OXXXOXOXX.XO.XO.O..O.X..OOOO.XOXX", ".XXOOXO.XXOXXOO..OXOXO.XX.XX..OO.O.O", "XXXOOXOXXXOXXOOO...OXO.X..XX..OO.O.O",
-        ".XOXOXOXXXOXXOO..OXOXO....XXOXOO.O..", "OXOXOXOXXXOXX..O.OXOXO....XX.XOO.OO.", "OXOX.XOOXXOXXX.O.O.OXO..X.XXOXOO.O..",
-        ".XOXOXOOXXOXXXO..O.O.O..XXXX.XOO.O.O", "XXOXOXOOXXOX.XO..O.OXO..X.XX.XOO.O.O", "OOXOO.XX.XOOO.OX....XXOXX..OXXO.XXOO",
-        "OOXO.OX.OXOOOXOX....XX.XX.OOXXO.XXO.", "OOXOXOXXO.O.O.OXOX..X..XX..OXXO.XXOO", "OOXOXOXXO.OXO.OXOOX.X..X...OXXO.XX.O",
-        "OOXOXO.XO.OX.OOXOOX.X..X...OXXO.XXOX", "..OO.OXOOXOXX.OXOOXOX..X...OXXO.XXOX", "OXOOXXOXXXOX.OO..O.XXO.XX.XX..OO.O.O",
-        "OXOOXX.XXXOX.OO..O.XXO..XOXX.XOO.O.O", "OXXOXXX.XXOXOOO..OOXXO...OXX.X..OO.O", "OXXOXXXOXXX.OOO..OO.XO...OXX.XX.OOO.",
-        "XXOOXOO.XXXXXOXO.O.O.O...XXX.XOO.O.O", "OXOOXO.OXX.XXOXX.O.O.O..XXXX.XOOO.O.", "OOOOXOXOXXX.X.XX.O.O.O..XXXX..OOO.OX",
-        "OOOOXOXOXXXX..XX.O.O.O..XXXX..OO.OOX", ".XOOXO.OXOXXXOXX.OXO.O...XXX..OO.OOX", "XXOOXOXOXOXOXOXX..XOO.....XX..OOO.OX",
-        "XO.O..OXOXO.XXOX.O..XOXXX.O.XOO.OOXX", "X.OO..OX.XO..XOX.O.OXOXXX.OXXOO.OOXX", "..OO..OXOXO.XX.X.OXOXOXX..OXXOO.OOXX",
-        "XXO.O.O.OXO.OX...OXOXOXX.XOXXOO.O.XX", "OXXOXXXOOOO.XOXOX.X.XO..O.XX...O.OOX", "OXX.XXXOOOXOXXXO.OXO.O..O.XX.X..OOO.",
-        "OXXOXXXOOXXOOXXO..XO.O..O.XX.X.OO.O.", "XOXXXX.OOXXOOXO..OXOXO..O.XX.X.O.OO.", ".O..XXOO.OO.OOXXOXX.O.XO.O..OOXXXXXX",
-        "XX..OXOO.OO.O.XXOXXO..XOXO..OO.XXXOX", "XXXOOXOO.OOXOXX.O..O..XOXO.O.X.XXXO.", "XO.OOXO..OO.OXXXOX.OO.XO...O.XXXXXOX",
-        "XOXXOXOXXO.O.X.OXOXO.O..X.XXOXOO.O..", "XOXXOXOXX..OOX.OXOXOXO....XX.XOOO..O", ".OXXOXOXXXO.O.XOXO.O.O..XXXX.XOOO..O",
-        "OOXX.XXXXXOXOOXO.OO..O..X.XXOXOOO...", "OOXXXXXXXO.XOOXO.OO..O..X.XX.XOO.O.O", "OXOOXX.XXXO..O.OXXXOXO...XXX.OOOO..O",
-        "OXOOXXOXXXO.XO.OXXX..O..OXXX..OO.O.O", "OXOOXXOXXXO.XO.OX..O.O..XXXX.X.OOO.O", "OXOOXXO.XX..XOXOX.XOOO...XXX.XOO.O.O",
-        "OXOOXXO.XX.OXOXOX.XO.O..X.XX.XO.OOO.", "OXXOX.XOOXOXXO.OX.XO.O..X.XX..O.OOOX", "OXXOXXXOO.O.XO.OX.X.XO..XOXX..O.OOOX",
-        "OXXOOXXO.XOXXO.OX.X..O..XOXX..O.OOOX", "OXX.OX.OOXOXXO.OX.XX.O..XO.X..OXOOOX", "XXXXOXXOO.OX.OOOX..O.O..XXXX..O.OOOX",
-        "XXX.OXX.OOOXXOO.X.OO.O..XXXX...OOOOX", "O.O.XXOX.OXOXOX.OXOO.X..OXO.O..OXXXX", "O.O.XXOX.OXO.OX.OXOO.X..OXO.OX.OXXXX",
-        "O..OOXOXOOXOX.X.OXOO.X..XXO.O..OXXXX", ".O..OXOX.OXOXOX.OXOO.XX.X.O.O.OXXXXO", "XO..OXOX.OXO.OX.OXOO.X.XX..OO.OXXXXO",
-        "XOXO.XO.OXO.XX.OXOXOXO..X.XX.XOO.OO.", "XOXOXXO.OXOXXX.O.OOOXO..X.XX....OOOX", "XOXOXXOOOXXXXO.O.OXOXO....XX....OOOX",
-        "XOXOXX.OOXXXXOO..OXOXO..O.XX....OOOX", "O.OOXXOXOXXXX.O..OXOXO..X.XX..OOO.OX", "OO...OXXXOXOXX.OXOXO.X..OXO.X.O.XOOX",
-        ".OOOXOXXXO.OXX.OXOXO.XX..XOOX.O.X.O.", "OO.OXOXXXO..XX.OXOXOXXXO...OX.O.XOO.", "OO.OX.XXXO..XX.OXXXOXXOO...O.OO.XOXO",
-        "OOOOX.XXX...XX.OXXXOXXOO...O.OO.XOXO", ".OOOX.XOXO..XX.OX.XOXXOO...OXOO.XOXX", "XXXOOXOX..XOXO.O..XO.XXOOXOXX.O.O.O.",
-        "XXOOOXXX..XOXO.O..XO.XXOOXOXX.O..OO.", "XXOOOXXX.OXOX...OX.O.XXOOXO..OO.O.XX", "XXOOXXXX.OX.O..OOXXO.XXO.XO..OO.O.OX",
-        "XOO.XXXXOXX.OX.OO.XO.XXO.XOO.O.OO..X",
+        ".O.OOX...X.OX.O.OOXX.XOXOO.XXOOXXXXO", "OO..OOX..XX.X.O.O..OXOX.XXXXOOOOXXXO", "OO..OOXO.XX.X.OXOXXO...XXXOXOO.O.XXO",
+        "OXXOXXXXOO.XO..OOXX..X.OOXO...O.XOOX", "XX.OXXXXOOO.O..OOXX..XXOOXO..XO.XOO.", "XXOOXXXX..O.OO.OOXX..XXOOXO..XO.XOO.",
+        "OXXOXXX.XXOXOOO..OOXXO...OXX.X..OO.O", "OXXOXXXOXXX.OOO..OO.XO...OXX.XX.OOO.", "XO.O..OXOXO.XXOX.O..XOXXX.O.XOO.OOXX",
+        "X.OO..OX.XO..XOX.O.OXOXXX.OXXOO.OOXX", "..OO..OXOXO.XX.X.OXOXOXX..OXXOO.OOXX", "OXXOXXXOOOO.XOXOX.X.XO..O.XX...O.OOX",
+        "OXX.XXXOOOXOXXXO.OXO.O..O.XX.X..OOO.", "OXXOXXXOOXXOOXXO..XO.O..O.XX.X.OO.O.", "XOXXXX.OOXXOOXO..OXOXO..O.XX.X.O.OO.",
+        "XXXOOXOO.OOXOXX.O..O..XOXO.O.X.XXXO.", "OXOOXX.XXXO..O.OXXXOXO...XXX.OOOO..O", "OXOOXXOXXXO.XO.OXXX..O..OXXX..OO.O.O",
+        "XOXOXXO.OXOXXX.O.OOOXO..X.XX....OOOX", "XOXOXXOOOXXXXO.O.OXOXO....XX....OOOX", "XOXOXX.OOXXXXOO..OXOXO..O.XX....OOOX",
+        ".OOOXOXXXO.OXX.OXOXO.XX..XOOX.O.X.O.", "OO.OX.XXXO..XX.OXXXOXXOO...O.OO.XOXO", "OOOOX.XXX...XX.OXXXOXXOO...O.OO.XOXO",
+        ".OOOX.XOXO..XX.OX.XOXXOO...OXOO.XOXX", "XXOOXXXX.OX.O..OOXXO.XXO.XO..OO.O.OX", "OXOXXXOXX.O.XO.OXXX..O..OXXX.OOO.O.O",
+        "OXXXOXOXXOO.XO.OXXX..O..OXXX.OOOO...", "OXXXOXOXXO...O.OXXXOXOO..XXX..OOO..O", "OXXXOXOXXOX.XO.O.XXO.OO..XXX..OO.O.O",
+        "OXXXO.OXX.XOXO.OX.XO.OOX.XXX...OOO.O", "XXOOXXXX.OX.O..OOXX..XXOOXO.OOO...OX", "XXOOXXX.OXXXO..OO.X..XXOOXO.OOO...OX",
+        "..OO..OXOXO.XX.X.O.OXOXXX.OXXOO.OOXX", "OO.OX..XO.O.XX.XXO.OX.OXX.OXXOO.OOXX", "OO.OXX.XO.O.XXO.XO..X.OOX.OXXXO.OOXX",
+        "OO.OXXOXO.O.OXO.XO..X.O.XOOXXX.XOXX.", "OO..XXOXO.O.XXO.XO..X.OO.OOXX.XXOXXO", "OOX.X.O.O.OXXXO.XO..X.OO.OOX.XXXOXXO",
+        "OO.OXXOXO.O.XXO.XO..X.OOXOOX.O.XXXX.", "O.OO...XOXOXXXO.XO..X.OO.OOXOOXXXXX.", ".OOO..XXOXOXX.O.XO..X.OO.OOXO.XXXXXO",
+        ".OOO..XOOXOXXXO.X...X.OO.OOXXOXX.XXO", "O.OOX.X.OXO..XO.XX..X.OO.OOXXOXXOXXO", "OXO.O.O.OX.OOXOX.XX.XO.X..OOXXO.XXXO",
+        "OXOXO.O.O..OOXOX.XX.XO.X..OOXXO.XXXO", "OXOXO.O.O..OOXOXO.X.X.XX..OOXXO.XXOX", "OXO.O.O.OX.XOXOXOOX.X.XX..OOX.O.XXOX",
+        "O.O.O.OX.X.XOXOXOO.OX.XXX.OOXOO.XX.X", "X.O.O.OXOXO.XXOX.OX.XOXX..OXXOO..OXO", "XO..O.OXOXO.XXOX.OX.XOXX..OXXOO.XO.O",
+        "XO..O.O..XO.XXOX.OXOXOXXX.OXXOO.XO.O", "XO..O.OX.X.OXOOX.OXOXOXX..OXXOO.X.XO", "XO.OX.OXO.O.XX.X.O.OXOXXX.O.XOO.OOXX",
+        "OO.OX.OXO.O.XXOX.O..XOXXX.OXXOO.XOX.", ".O.OX.OXO.O.XXOX.O..XOXXX.OXXOO.OOXX", "OO.OX.OXXO..XX.X.O.OXOXXX.O.XOO.OOXX",
+        "OOO.X.OXXO..XXOX.O..XOX.X.OXXOO.OOXX", ".XOO..O.OX.OOXOX.XX.XOXX..OOXXO.XXOO", "X.OO.XOXO..O.XOX.XX.XOOX..OOXXO.XXOO",
+        "XXOO.XO.O..OXXOX.XX.XOOX..OOXXO..XOO", "XXO.OXO.O..OXXOX.XX.XOOX..OOX.O.OXOX", "XXO.OXXOO..O.XOX.X..XOOXX.OOXOO..XOX",
+        ".OXOX.OXOXOXXX.OXOOOXO..X.XX.X.OO.O.", "XO.OXOOXOX.XXXXOXOOO.O..X.XX...OO.OX", "XO.OXOOXXX.XOXXOXOOO.O..X.XX...OO.OX",
+        "OXXOXXXOXOXX.OOX.OO..O...OXX.XX.OOO.", "XX.OXXXOXOXXOOOX.OO..O...OXX.XXOO..O", "XXXOXX.OXOXXOOOX.OOX.O...OXX.X.O.OO.",
+        "OXOOXXOXXX.OXO.OXXX..O..OXXX..OO.O.O", "O.XOXXOXXX.OXO.OXXX..O..OXXX.O.OOO.O", "O.XOXXOOXXXOX..O.XX.XO..OXXX.O.OOO.O",
+        "OOXOXXXOXXXOX.XO.XX..O..O.XX.OOO.O.O", "OOXOXXXXXX.OO.XOXXX..O..O.XX.OOO.O.O", "OOXOXOXXXX.OOXXOXXX..O..O.XX..OOO..O",
+        "OOXOXOXXXXXO.XXO.XX..O..O.XX.OO.OO.O", "OX.OOOXXXXXOOXXO.XX..O..O.XX.OO.OO.X", "XO.OXXXOOXXXXOO..OXOXO..O.XX....OOOX",
+        "XOOOXXO.XXXXXOO..OXOXO..O.XX....OOOX", "XOOXXX.OXXXOXO.O.OXOXO..O.XX....OOOX", "XOOXXXXOXXXOXO.O.OOOXO....XX....OOOX",
+        "OOOXXXXOXXXOXOX..OOO.O..X.XX...O.OOX", "O.OXOXXOXXXOXXXO.OOO.O..X.XX...O.OOX", "OXXOXXXOXXXOOOO..O.XXO...OXX.X..OOO.",
+        "OXXXXXXOX.XOOOO..OO.XO..XOXX....OOOX", "O.XXXXXOXXXOOO.O.OO.XO..XOXX...OO.OX", "OOXXXXXOXX.OOO.OX.O.XO..XOXXOX.OO...",
+        "OXXOXXXOXXX.OOOX.OO..O...OXX.XXOO.O.", "OOXOXXXXXXXOOOOX.O...O...OXX.XXOO..O", "OOXOXXXXXX.XOOOX.OO..O...OXX.XXO.O.O",
+        ".OXOXXXXOXXXOOO..OO.XO...OXX.XXO.OO.", "OXXOXXOX.XXXOOO..OO.XO...OXX.XX.OOO.", "OXXOXXOXXXXXOOO..OO.XO...OXX.X..OO.O",
+        "..XOX.O.O.OXXXO.XO..X.OO.OOXOXXXOXXO", "OOX.XOO.O..XXXO.XO..X.OO.OOXXXXXOX.O", ".OXOXOO.O..XX.O.XO..X.OO.OOXXXXXOXXO",
+        "OOX.X.O.O.OXX.OX.O..X.OO.OOXXXXXOXXO", "O.XOXXO.O.OXXXO..O..X.OO.OOXXXXXO.XO", "OOXOX...O.OXXXO.XO..X.O..OOXXXXXOOXO",
+        "OOX.X.O.O.OXXXO.XO..X.OO.OOXXXXXO.XO", "XXOOXX.XOOXXO..OO.XO.XXO.XO.XOO...OX", "XXOOXX..OOXXOX.OOXXO.X.O.XO.XOO..O.X",
+        "XXOXX.O.OOXXOX.OOXX..X.OOXO.X.O..OOX", "X.OXXXOXOO.XOXXOOX.O.X.O.XO.XOO...OX", "XXO.XXOXOOXXO..OOX.O.X.OXXO.X.O..OOX",
+        "OXX.XXOOXXXOOO.O.OXXXO...OXX.X.OO.O.", "OXX.XXOOXX.OOO.OXOXXXO..O.XX.X.OO.O.", "XXXOX.OOXXXOOO.O.OXXXO...OXX.X..OOO.",
+        "XXXOX.OOXX.OOO.OXOX.XO...OXX..XOO.OX", "OO.O..OX.XO.XOXX.O.OXOXXX.OXXOO.OX.X", "OOXO..OXOXO..OXX.OX.XOXX..OXXOO.O.XX",
+        "OOX.X.OXO.O.O.OX.OX.XOXX..OXXOO.OXXX", "XOXXXXOOOXXOXO.O.OXOXO....XX.X.O.OO.", "XOX.XXXOOXXOXO.O.OXOXO..O.XX.X.O.O.O",
+        "XOOXXXXOOXX.XOXO.OXO.O..O.XX.X.O.OO.", "XO.XXXXOOXXXXOXO.OOO.O.XO.XX...O.O.O", "XOOXXXXO.XXXXOXO.OOO.O.XO.XX...OO..O",
+        "XOOOXXXOXXXXOOX..OOO.O.XX.XX...OO..O", "XOOXXXX.OXXXXO.O.OOOXO..O.XX.X.O.O.O", "XOOXXXXO.XOXXO.O.OOOXO..X.XX.X.O.O.O",
+        "XOOX.XXOOXXXXO.O.OOOXO.XX.XX....OO.O", "XOOXXXXOO.XXXOXO.OOOXO.X..XX....OO.O", "XOOXXXXO.OXX.OXO.OO.XO..XOXX.X..OO.O",
+        "XXOOXXXX.OX.O..OOXX..XXOOXO..O.OO.OX", "XXOOXXXXOOXOO..O..X..XXOO.O.XOXO..OX", "O.OOXXOXO.O.OXO.XO..X.O.XOOXXX.XOXX.",
+        "O.OO.XOXOXO.OXO.XO..X.OXXOOXXX..X.XO", "O.OO.XOXOXO.OXO.XX..X.OOXOOXXX.X..XO", "XO.OXXOXO.O.OXO.XX..X.OOXOOXX..XO.XO",
+        "XOXOXXOXO.O.O.O.XX..X.OOXOOXXO.XO.X.", "XOXOXXOX..O.O.O.XX..X.OOXOOXXX.O.OXO", "XOXOXXO.X.O.O.O.XO..X.OOXOOXXX..XOXO",
+        "XOXOXXOOX.O.O.O.XO..X.O.XOOXXX.XOOX.", "OO.OX..XXO..XX.OXXXOXXOO...OXOO.XOXO", "OO.OX.XXXO...X.OXXXOXXOO...OXOO.XOXO",
+        "O.OOX.XXXO..XX.OXOXOXXOO...OXOO.X.XO", "O.OO..OXXO.XXX.OXOXOXX.O..OOXOO.XXX.", "O.OOX.OXXO..XXO.XOX.XX.O..OOXOO.XXXO",
+        "O.OOOXOXXO.XXXO..O..XX.OX.OOXXO..XXO", ".OOOX.XXXOXOXX.O.OXO.XXX.XOOX.O.O.O.", "O.OOXXXXXOXO.X.O.OX..XXXOXOOX.O.O.O.",
+        "O.OOXXXX.OXOXX.O.OX..XXXOXOOX.O.O.O.", "OXOOXXXXX.O.XO.OXX.OXO..X.XX.OOO.O.O", "XXOOOXXXX..OXO.OXX.OX.O.X.XX.OOO.O.O",
+        "XXOOOX.XXOO.XX.OXX.OX.O.X.XX.OOO.O.O", "XXOOOXOXXO.OXX.OXXXO..O.X.XX.OOO.O..", "XXOOOXOXX..OOX.OXXXOXO....XX.OOOO..X",
+        "XXO.OXOXXXO.OX.OX.XOXO.X..XX.OOOO..O", "XXOXXXXXOOO.O...OXO..XXOOXO..XO.XOO.", "XXOXXXOXOOOXX...O.O..XXOOXO...O.XOOX",
+        "XXOXXXOXOOOXX...O.O..XXOO.O..OOXX.OX",
     ),
 }
