@@ -27,55 +27,25 @@ def oracle_episode(env_id: str, level: int, seed: int) -> tuple[float, bool, int
     return total, False, source.max_turns(problem)
 
 
-def hex_problem(board: list[str], noise: float = 0.0) -> Problem:
-    rows = len(board)
+def hex_problem(board: list[str]) -> Problem:
     return Problem(env_id="games/hex", level=0, seed=0,
-                   data={"rows": rows, "board": "".join(board), "noise": noise, "turns": 20})
+                   data={"size": len(board), "board": "".join(board), "turns": 20, "winning": 1, "rules_lose": False})
 
 
 # --- Hex ---------------------------------------------------------------------
 
-def test_hex_pairing_is_an_involution_without_fixed_points() -> None:
-    for rows in range(2, 9):
-        cells = rows * (rows + 1)
-        for i in range(cells):
-            assert hex_game.partner(i, rows) != i
-            assert hex_game.partner(hex_game.partner(i, rows), rows) == i
-            assert 0 <= hex_game.partner(i, rows) < cells
-
-
-def test_hex_pairing_beats_every_opponent_line_on_a_3x4_board() -> None:
-    """Exhaustively: whatever O plays, answering in the partner cell never lets O join left and right."""
-    rows = 3
-
-    def holds(board: str) -> bool:
-        for cell in (i for i, c in enumerate(board) if c == "."):
-            after = board[:cell] + "O" + board[cell + 1:]
-            if hex_game._connected(after, rows, "O"):
-                return False
-            answer = hex_game.partner(cell, rows)
-            assert after[answer] == "."
-            after = after[:answer] + "X" + after[answer + 1:]
-            if not hex_game._connected(after, rows, "X") and not holds(after):
-                return False
-        return True
-
-    assert holds("." * 12)
-
-
 def test_hex_hand_checked_win_and_opponent_block() -> None:
     source = make_source("games/hex")
-    # 2 x 3 board, X on b1: a2 (below-left of b1) is O's, so a2 is refused as taken; b2 (below) joins the rows.
-    problem = hex_problem([".XO", "O.."])
-    state = {"board": problem.data["board"], "last": 2}
-    outcome = source.play(problem, state, "a2")
+    # 3 x 3 board, X on a1 and a2: c2 is refused as taken; a3 (below a2) joins the rows.
+    problem = hex_problem(["X..", "X.O", ".O."])
+    state = {"board": problem.data["board"]}
+    outcome = source.play(problem, state, "c2")
     assert outcome.verdict.parsed and not outcome.done and outcome.state == state
-    outcome = source.play(problem, state, "b2")
+    outcome = source.play(problem, state, "a3")
     assert outcome.done and outcome.verdict.correct and "you win" in outcome.observation
-    # 3 x 4 board, X on a1 and a2: a3 is the only cell finishing X's chain, and the opponent (no noise) takes it.
-    problem = hex_problem(["X...", "X...", "...."])
-    assert hex_game._distance(problem.data["board"], 3, "X") == 1
-    assert hex_game._reply(problem, problem.data["board"]) == 8
+    # O on a2 and b2, to move: the perfect opponent completes its chain at c2 at once.
+    problem = hex_problem(["..X", "OO.", "X.."])
+    assert hex_game._reply(problem, problem.data["board"]) == 5
 
 
 def test_hex_refuses_bad_moves_and_plans() -> None:
@@ -87,8 +57,7 @@ def test_hex_refuses_bad_moves_and_plans() -> None:
         assert not outcome.verdict.parsed and outcome.state == state
         assert "column letter then a row number" in outcome.observation
     taken = next(i for i, c in enumerate(problem.data["board"]) if c != ".")
-    cols = problem.data["rows"] + 1
-    name = hex_game.cell_name(taken // cols, taken % cols)
+    name = hex_game.cell_name(*divmod(taken, problem.data["size"]))
     outcome = source.advance(problem, state, source.format_answer(name))
     assert outcome.state == state and "is taken" in outcome.observation
 
@@ -105,10 +74,10 @@ def test_hex_random_play_loses_at_the_top_level() -> None:
     wins = 0
     for seed in range(6):
         problem, rng = source.sample(4, seed), random.Random(seed)
-        state = source.initial_state(problem)
+        state, n = source.initial_state(problem), problem.data["size"]
         for _ in range(source.max_turns(problem)):
             cell = rng.choice([i for i, c in enumerate(state["board"]) if c == "."])
-            outcome = source.play(problem, state, hex_game.cell_name(cell // 9, cell % 9))
+            outcome = source.play(problem, state, hex_game.cell_name(*divmod(cell, n)))
             state = outcome.state
             if outcome.done:
                 wins += outcome.verdict.correct

@@ -11,6 +11,7 @@
   ``heuristics()``).
 
 The policies below are written from the prompt's rules, not imported from the envs, so they fail on the old code.
+(r3s28: the hex rule reads v5's n x n board; v5 draws its top level so that this rule's first move loses.)
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ HEX_STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0), (-1, 1), (1, -1))
 
 def _hex_distance(board: str, rows: int, side: str) -> int:
     """Fewest empty cells ``side`` still needs (X: row 1 to the last row; O: the left column to the right)."""
-    cols = rows + 1
+    cols = rows  # games/hex v5: an n x n board (v1-v4: n x (n + 1))
     first = [c for c in range(cols)] if side == "X" else [r * cols for r in range(rows)]
     best = {}
     queue: deque[tuple[int, int]] = deque()
@@ -62,7 +63,7 @@ def _shortest_path_rule(rows: int, rng: random.Random):
             scores[cell] = _hex_distance(after, rows, "O") - _hex_distance(after, rows, "X")
         best = max(scores.values())
         cell = rng.choice([cell for cell, score in scores.items() if score == best])
-        return "abcdefghijklmnopqrstuvwxyz"[cell % (rows + 1)] + str(cell // (rows + 1) + 1)
+        return "abcdefghijklmnopqrstuvwxyz"[cell % rows] + str(cell // rows + 1)
     return choose
 
 
@@ -72,7 +73,7 @@ def test_hex_shortest_path_rule_loses_at_the_top_level() -> None:
     wins = 0
     for seed in (5, 9, 12, 13, 15):
         problem = task.sample(4, seed)
-        wins += play_episode(task, problem, _shortest_path_rule(problem.data["rows"], random.Random(1000 + seed)))[1]
+        wins += play_episode(task, problem, _shortest_path_rule(problem.data["size"], random.Random(1000 + seed)))[1]
     assert wins <= 1
 
 
