@@ -144,7 +144,7 @@ def test_hex_a_mistake_lets_the_opponent_win() -> None:
 
 
 def test_hex_stored_positions_pass_the_filters() -> None:
-    for core, positions in hex_game.STORED.items():
+    for core, positions in hex_game.stored_positions().items():
         assert len(set(positions)) == len(positions) >= 40
         for board in positions[::2]:  # half of them (each takes a few milliseconds)
             moves = hex_game._analyse(board, core, True)

@@ -25,7 +25,8 @@ Cheap rules (declared in ``heuristics()``, see RULES): random won positions are 
 random won 6 x 6 positions with 10 to 12 empty cells the one-ply two-distance rule's first move wins, and it then wins
 the game against the perfect opponent (0.975 of 40 positions with a single winning move, r3s28). So levels 3 and up
 do not draw at random: they start from positions where the first move of every declared rule (any of its ties) loses,
-walked from stored ones (STORED: found once by random draws and random walks; about one position in eleven a stone's
+walked from stored ones (``hex_positions.txt``, built by :func:`search_catalogue` from random
+draws and random walks; about one position in eleven a stone's
 move away from such a position is such too). The walk makes at least five (5 x 5) or two (6 x 6) accepted moves of
 one stone, each to a position where X wins with one or two first moves and the one-ply rules' first moves lose, and
 goes on until the two-ply rule's first move loses too (checked only then: it costs a few milliseconds); should
@@ -54,9 +55,11 @@ from __future__ import annotations
 import functools
 import math
 import random
+import time
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register
@@ -66,6 +69,7 @@ from palaestra.core.task import Growth
 from palaestra.envs.games.common import cell_name, column_letters, read_cell
 
 SPARE_TURNS = 2
+CATALOGUE = "hex_positions.txt"  # the stored positions (see stored_positions)
 EMPTY, MODEL, OPPONENT = ".", "X", "O"
 TOO_FAR = 1000  # the potential of a side with no cell on two-distance lines to both its sides
 STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0), (-1, 1), (1, -1))
@@ -113,7 +117,7 @@ class Hex(MultiTurnTask):
         n, k = config.size, config.empties
         if config.core:
             core = config.core
-            stored = STORED[core]
+            stored = stored_positions()[core]
             start = stored[rng.randrange(len(stored))]
             if rng.random() < 0.5:  # turned half a turn: the same game
                 moves = _analyse(start[::-1], core, True)
@@ -735,153 +739,63 @@ def _picture(board: str, n: int) -> str:
 
 
 # --- Stored positions ------------------------------------------------------------------------------------------------
-# Positions (X to move) where X has a forced win with one or two first moves and the first move of every declared rule
-# (any of its ties) loses; levels 3 and up walk from them (see the module docstring). Found once (r3s28) by random
-# draws (about one a minute of CPU) and random walks of one-stone moves from those (every fifth to twentieth position
-# of a walk kept). Each string: the cells row by row, X, O or "." (empty); the generator checks the position it starts from.
-STORED: dict[int, tuple[str, ...]] = {
-    5: (
-        "OOXXOX.OXXX.O.O..X.X..O.O", "O.XXOXOOXXX.O.O..X.X..O.O", "X.OXOOXOXXX.O.O..X.X..O.O",
-        "XXO.OXXO..O.X.X.OXOX.O..O", "XXO.OXXO.XO.XO.OX..X.O..O", "XXO.OXXO..O.XOXOX..XO..O.",
-        "X..OOO.X...O..XXXOOX.OXOX", "X.O.OO.X...O..XXXOOX.OXOX", "X..OOO.X.X.O.OXX..XXO.OOX",
-        "OOX.OX.O..OXX...O.OX.XXXO", "OOX.OXO...O.X....OOXXXXXO", "OXOXO.XX..XO..XO..O.XO.XO",
-        "OXO.OOXX..XO...O..OXXO.XX", "OOXXOOXX..XO...O..OXX.O.X", ".OXXOOXX..XO..XO..O.XO.OX",
-        "X..OOO.X.XXOXOX...OX.OX.O", "XXO.OXXO..O.X.X.OXOX..O.O", "XXO.OXXO.XO.XO..OX.X.O..O",
-        "O..OOO.XX....O.X.XXXOXOOX", "X..OOO.XOX.OX.XX..OX.O.OX", "X..OOO.XOX.OX.XX..OX.OXO.",
-        "OX.XOXOX..XO...OX.OX.O.OX", "OOXXOXOX..XO...OX.OX.O.X.", "OX.XOXOX..OO..XXX.O..O.XO",
-        "OXXOOX.X..OO..XXX.O.O..XO", "OXXXO.OX..XO...OX.OXO..XO", "OOOXO.XX..XO..XOX.O..O.XX",
-        "OOXXOXXX...O..XOX.O..O.OX", "OOXXOXOX..XO..X.X.O..O.OX", "OXX.OOXX..OO..XXX.O.O..OX",
-        "OXX.OOOX..OO...XX.OXO..XX", "XXOXOOOX..OO...XX.OXO..X.", "OXOXOOOX...O..XXX.O.O..XX",
-        "OXO.OXXX..XO..XOX.OX.O..O", "OO.XOXXX..XO..XOX.OX.O.O.", "OOXXOXXX...O...OX.OX.O.XO",
-        "O.XXOOXX..OO..XO..O.XO.XX", "XOXOOO..XX...O.XO.XO.XX.O", ".OXOOO..XX...O..O.XOXXXOX",
-        "O.XOOO..X....OX.O.XXXXXOO", "O..OOO.X....XOXXO.XX.XXOO", "OOOXOXOX..XO..XXX.O.O...X",
-        "OOXXOXOX...O...XX.OXO..XO", "OOXXO.OX..XO...XX.OXO..OX", "OXX.OOOX..XO..XXX.O..O.OX",
-        "OXXOOXOX..XO...O..OXXO.X.", "XXX.OXOX..OO...OX.OXO..OX", "XXXOOXOX..OO...OX.OXO...X",
-        "OOXOOXXX..OO..XX..O.XO..X", "XOOXO.XX..OO..XX..O.XO.OX", "OOXXOXXX...O..XO..O.X.OOX",
-        "OXXXOOXX..OO....X.OX.O.OX", "OOXXOX.X..XO...OX.OX.O.OX", "X.OXOOXOXXX.OO...XX..O.O.",
-        "OOX.OXXO.XO.X..X.OX...OOX", "O..O.X.X.X...OOO.XXXOXOOX", "XXXOOO..XX....OXO.XO.OXO.",
-        "O..OOO.XXX....O.O.XXXOXXO", "O.O.OO.XXXXO.O....XX.OXXO", "XXXOO.OX..XO..XO..OXX.OO.",
-        "XXXOXOO...XO..XOO...XOO.X", "X..OOO.X.XXOXOX....X.OOOX", "X..OOO.X.X...OXXO.XX.OOOX",
-        "X..OOO.X.X....X.OXOXXOOOX", "X.XOOO..XX...OXXOXO...OOX", "OOX.OXXO.XO.X..X.OXX..OO.",
-        "XXXOOOXX...O..XO..OXX.OO.", ".XXOOOXX..XO..XOX.OX.O.O.", "X.XOOOOX..XO...XX.OX.O.OX",
-        "XXXOO.OX..OO..XXX.O.O..OX", "XXXOOOOX..XO..XOX.O.O..X.", "O.XOOO..XX...O.XO.XO.XXXO",
-        "O..OOO.XXX...O.XO.XO.XXXO", "O..OOO.XX....OXXO.XO.XXXO", "O.OO.O.XXX...O.X.XO.OXXXO",
-        ".OXXOXOOXXX.O.O..X.X..O.O", "OXXXOXOOXX..O.O..X....OOX", ".OXXOXOOXXX.O.O..X.X.O.O.",
-        "XO.XOOXX..XO..XO..OXX.O.O", "XOX.OOXX..XO...O..OXXO.XO", "XXXXOOOX..OO...O..OXX.OX.",
-        "XXXXOOOX..OO..X...O.XO.XO", "OXXXO.OX..OO..XX..OXX.OO.", "OXX.OOXX..OO...X..OXXO.OX",
-        "XOXXO.O..O....XX.OXO.OXXO", "OXXOOX.X..OO...X..OXX.OOX", "OXOOOXXX..OO..XX..O.X.O.X",
-        "OXOXOXXX..OO......OXXO.OX", "OXOXOXXX...O...O..OXX.OOX", "X.XOOXOX..OO...XX.OXO..XO",
-        "XOXOO.XX..OO..XXX.O..O.XO", "XXXOOOXX..OO..X.X.O.O..XO", "X.OOOXXX..OO...OX.OXO..XX",
-        "X..OOO.XOXXOX.X...OX.O.OX", "X.O.OO.X.XXOXO....OX.OXXO", "OXO.OOX...XOX..O..OXX.OXX",
-        "OXO.OOX...XOX.XO.XO..O.XX", "OXO.OOXO..X.X.XO.XO..O.XX", "OXX.OXOX..XO...OX.OXO..XO",
-        "OXXXOXOX...O...OX.OXO..XO", "OXX.OOXX..XO..XOX.OXO...O", "OOXXO.XX..XO..XOX.OXO...O",
-        "OOOXOXOX...O..XXX.O.O..XX", "OOOXOXOX...O..XXX.O..O.XX", "O.OXOXOX..OO..XXX.O..O.XX",
-        "OOOXOXOX...O...XX.OX.O.XX", "OO.XOXOX..XO..XXX.O..O.OX", "OO.XOXOX..XO...XX.OXO..XO",
-        "OOXXOX.X..OO...X..OXXO.XO", "OO.XOXXX..OO..XX..O.X.OXO", "OOXXOXXX..OO..XO..O.X.OX.",
-        ".OXXOOXX..XO...O..OXX.OXO", "XOXXOOXX...O..XO..OXX.OO.", "OOXXOX.X..XO..XOX.O..O.OX",
-        "XOOXO.XX..XO..XO..O.X.OXO", "OX.XOOXX..XO..XO..O.X.OXO", "OXOXOOXX..XO...O..OXXO.X.",
-        "OXX.OXO...OOX.XX..OXXO..O", "OXX.OXOX..OO..XX..O.X.OOX", "OXXXOXOX..OO..X...OXX.OO.",
-        "OXXXO.OX..OO..XX..O.XO.OX", ".XOXOXXX..OO..XO..OXXO..O", "XO.XOXXX..OO..XO..OXX.O.O",
-        "O.XXOXXX..OO..XO..OXX.O.O", ".XOXOXXX..OO..XO..O.X.OXO", "XXO.OXXX..OO..XO..OXXO..O",
-        "XX.XOOXX..OO..XO..O.X.OXO", ".XXOOOXX..OO..XXX.O.O..OX", "XXXOOOXX..OO..XOX.O.O...X",
-        "XXXOOOXX..OO..XOX.O..O..X", "OXXXOOXX..OO..XOX.O..O..X", ".XXXOXOX..OO...OX.OXO..OX",
-        "XOXXOX.X..OO..XOX.OXO...O", "XOXXO.XX..OO..XOX.OX.O..O", "XOXXOOXX...O..XOX.OXO...O",
-        ".OXXOOXX..OO...XX.OX.O.XO", "OOXXOOXX..OO...X..OXXO..X", "XOXXOXOX..OO...OX.OXO...X",
-        "OOXXOXOX...O...OX.OX.O.XX", "OX.XOXOX..OO...XX.OX.O.XO", "OXXOO.OX..OO...XX.OX.O.XX",
-        "OXXOOXOX..OO....X.OX.O.XX", "OXX.OXXX..OO...OX.OX.O.OX", "OOXXOXXX..OO..XO..O.XO..X",
-        "O.OXOXXX..OO...X..OXXO.OX", "XOXOOO..XX....OXO.X..XXOO", "XOXOOO..X.....OXO.XO.XXOX",
-        "OOXXOOXX..OO..X...O.XO.XX", "OOXXOOXX..OO..XXX.O..O.X.", "OOXXOOXX..OO..X.X.O.O..XX",
-        ".OXOOXOX..OO...XX.OXO..XX", "O.XOOXOX..OO...XX.OXO..XX", "OX.XOXXX..OO..XO..OXX.OO.",
-        "OXX.OXXX..OO..XO..O.X.OXO", "OXOOO.XX..XO..XO..O.XO.XX", "OXXOOOXX..XO...O..OXXO.X.",
-        "XOOXOOX.XXX.O.O..X.X.O.O.", "XOXXOO.OXXX.O.O..X.X..OO.", "OO.XOXOX..XO..XXX.O.O..OX",
-        "OO.XOXOX..XO..XXX.OXO..O.", "OOXXOX.X..XO..XOX.OX.O..O", "XO.XOOXX..XO...OX.OX.O.XO",
-        "OOXXOX.X..XO...OX.OX.O.XO", "OOXOOX.X..XO...OX.OXO..XX", "XOXOO.XX..XO..XOX.OXO..O.",
-        "XOXOOO..XO....XXO.XO.XXO.", ".OXOOO..X....OXXO.XO.XXOX", ".OXOOO...X....XXOOXX.XXOO",
-        "XXXOOO...X...OXXO.X..OXOO", "OOXOOXOX..XO....X.OXO..XX", "OOXOOXOX...O...XX.OX.O.XX",
-        "OOXOOXOX...O...XX.OXO..XX", ".OXOOXOX..OO..XX..O.XO.XX", "OOXXO.OX..OO...XX.OX.O.XX",
-        "XOX.OXOX..OO...XX.OX.O.XO", "XOOXO.XX..XO..XOX.O..O.OX", "XOO.OXXX..XO..XO..O.XO.OX",
-        "X..OOO.X.XXO.OX...OX.OXXO", "X.OO.O.XX.XO.OX..XOX.O.XO", "X..OOO.X..XOXOX...OX.OXXO",
-        "OOXXOOXX..XO...O..OXX.OX.", "OOXXO.XX..XO..XO..O.X.OXO", "O.OXOXXX..XO..XO..O.XO.XO",
-        "O.OXOXXX..XO..XOX.O..O.XO", "OXO.OXX...XOX.XO..OXXO..O", "OXO.OXXX..XO..XO..O.XO.XO",
-        "OXOOOXXX..XO..XOX.O..O..X", "XOXOOO..X....OX.O.XOX.XOX", "XOXOOO..XO....XXO.XO.XX.O",
-        "XOXOOO..XO....O.O.X.XXXOX", ".OXOOO..XX....O.O.XOXXXOX", "OXXOOO..XX...O..O.XOXXX.O",
-        "X.OXOOXOXXX.O.O..XX...OO.", "X.OXOOXOXXX.O.O..XX..O.O.", "XXOXOO.OXXX.OO...XX...OO.",
-        "OOXOOXOX...O...X..OXXO.XX", "X.XOOOOX..OO...X..OXXO.XX", ".OXOOOXX..OO...X..OXX.OXX",
-        ".OXOOXOX..OO..XX..O.X.OXX", "O.O.OO.X.....OXX.XXXOXOOX", "O..OOO.X.....OXXOXXX.XXOO",
-        "O..OOO.XOX..X.XXO.XX.X.OO", "O.O.OO.X.X..XOXXO.XX.XO.O", ".XXOOXOX..OO..XXX.O.O..OX",
-        "OXXXOXOX..OO..X.X.OX.O.O.", "OXX.OXOX..OO..XXX.OX.O..O", "OXXXO.OX..OO..XXX.O..O.XO",
-        "OXXXO.OX..OO...XX.OX.O.XO", ".XXOOXOX..XO...OX.OXO..OX", "OXXOO.XX..XO..XOX.OXO..O.",
-        "OXOOOXXX...O..XOX.O.O..XX", "OX.OOXXX..OO..XO..O.XO.XX", "OXXXOOXX..OO..XO..O.XO.X.",
-        "OOXXO.XX..XO..XO..O.X.OOX", "OOXXOX.X..XO...O..OXXO.XO", "XOXXOXOX...O...OX.OX.O.XO",
-        "XO.XOXOX..OO..XXX.O..O.XO", "XOOXOXOX..OO..XXX.O..O.X.", "XXO.OXX...OOXOXOX....O.OX",
-        "XXO.OXX...OOXOXO...XXO.O.", "XXXOO.OX..XO...OX.OXO..OX", "XOXXOO.X..XO..XOX.O.O..OX",
-        "OXXXOOXX..OO......OXXO.OX", "OXXXOOXX...O...O..OXX.OOX", "XXXXOOOX...O...O..OXX.OOX",
-        "X.XOOOOX..XO...O..OXX.OXX", "X..OOO.X.....OX.OXXXXOOOX", "X.O.OO.XX....OX.OX.XXOOOX",
-        "X..OOO.X.X...OX.OXO.XXOOX", "X.O.OO.XOXXOX.X...OX.OX.O", "X.O.OO.X.X.OXOXX..OX.OX.O",
-        "OXXOOXXX...O...O..OXXO.OX", "OXOOOXXX..XO..XO..O.X.O.X", ".XOOOOXX..XO..XO..O.X.OXX",
-        "OXOXOOXX..XO..XO..O.X.O.X", "OXX.OXOX..XO..XOX.OX.O..O", "OXXXOOOX..XO..X.X.OXO...O",
-        "OX.XOOOX..XO..XXX.OXO...O", "O.OXOXOX..OO..XXX.O.O..XX", "OXOXOXOX..OO..XX..O.XO..X",
-        "OXOXO.XX..OO...X..OXXO.OX", "OXOXOOXX..OO......OXXO.XX", "OXOXOO.X..OO..XXX.O..O.XX",
-        ".XXXOOOX..XO..XOX.O..O.OX", "OXXXOOOX..XO..X.X.O..O.OX", ".XXOOOXX..XO..XO..O.XO.OX",
-        "O.XOOOXX..XO..XO..O.XO.XX", "OXXXO.OOXXX.O.O..X.X..O.O", "OXXXOXOO.X..OXO..X.X.O..O",
-        "OOXXO.XX..XO..XOX.OXO..O.", "XOX.OOXX..XO..XOX.OXO..O.", "XOX.OOX...XOX.XOX.O.O..OX",
-        "XOX.OOX...XOXOXOX..XO...O", "X.O.OO.X..XO..XX..OXOOXOX", "X.O.OO.X.X.O..XXX..XOOOOX",
-        "XOXOOO..X....OXXO.X..OXOX",
-    ),
-    6: (
-        "OOO.OXOX..O.X..XOXXOO.XX.X..OOOXXXXO", "XOOXXXOO.O.OXX.OX....XO.O.O.XXOXXOOX", "XXOOO.XOX.X.X.XOOXO..X.XO.O.O.OXOXOX",
-        "XO.O..OX.X.OXXOXOO.OXOXXX..XXOO.OOX.", "O.O.O.OX..XOXXOXOO.OXOOXX..XX.O.XXXO", "OXOOO..X.X.OO.OX.XX.XOOX..OOXXO.XXXO",
-        ".O..OO...XXOX.OO.XXXOXOO.OXXOXXXO.XO", ".O..OO....XOX.OOXOXXOXXOO.XXOXOXO.XX", ".O..OO...XXOX.O.OOX.OX.XOXOXXOOXOXXX",
-        ".O.OOX...X.OX.O.OOXX.XOXOO.XXOOXXXXO", "OO..OOX..XX.X.O.O..OXOX.XXXXOOOOXXXO", "OO..OOXO.XX.X.OXOXXO...XXXOXOO.O.XXO",
-        "OXXOXXXXOO.XO..OOXX..X.OOXO...O.XOOX", "XX.OXXXXOOO.O..OOXX..XXOOXO..XO.XOO.", "XXOOXXXX..O.OO.OOXX..XXOOXO..XO.XOO.",
-        "OXXOXXX.XXOXOOO..OOXXO...OXX.X..OO.O", "OXXOXXXOXXX.OOO..OO.XO...OXX.XX.OOO.", "XO.O..OXOXO.XXOX.O..XOXXX.O.XOO.OOXX",
-        "X.OO..OX.XO..XOX.O.OXOXXX.OXXOO.OOXX", "..OO..OXOXO.XX.X.OXOXOXX..OXXOO.OOXX", "OXXOXXXOOOO.XOXOX.X.XO..O.XX...O.OOX",
-        "OXX.XXXOOOXOXXXO.OXO.O..O.XX.X..OOO.", "OXXOXXXOOXXOOXXO..XO.O..O.XX.X.OO.O.", "XOXXXX.OOXXOOXO..OXOXO..O.XX.X.O.OO.",
-        "XXXOOXOO.OOXOXX.O..O..XOXO.O.X.XXXO.", "OXOOXX.XXXO..O.OXXXOXO...XXX.OOOO..O", "OXOOXXOXXXO.XO.OXXX..O..OXXX..OO.O.O",
-        "XOXOXXO.OXOXXX.O.OOOXO..X.XX....OOOX", "XOXOXXOOOXXXXO.O.OXOXO....XX....OOOX", "XOXOXX.OOXXXXOO..OXOXO..O.XX....OOOX",
-        ".OOOXOXXXO.OXX.OXOXO.XX..XOOX.O.X.O.", "OO.OX.XXXO..XX.OXXXOXXOO...O.OO.XOXO", "OOOOX.XXX...XX.OXXXOXXOO...O.OO.XOXO",
-        ".OOOX.XOXO..XX.OX.XOXXOO...OXOO.XOXX", "XXOOXXXX.OX.O..OOXXO.XXO.XO..OO.O.OX", "OXOXXXOXX.O.XO.OXXX..O..OXXX.OOO.O.O",
-        "OXXXOXOXXOO.XO.OXXX..O..OXXX.OOOO...", "OXXXOXOXXO...O.OXXXOXOO..XXX..OOO..O", "OXXXOXOXXOX.XO.O.XXO.OO..XXX..OO.O.O",
-        "OXXXO.OXX.XOXO.OX.XO.OOX.XXX...OOO.O", "XXOOXXXX.OX.O..OOXX..XXOOXO.OOO...OX", "XXOOXXX.OXXXO..OO.X..XXOOXO.OOO...OX",
-        "..OO..OXOXO.XX.X.O.OXOXXX.OXXOO.OOXX", "OO.OX..XO.O.XX.XXO.OX.OXX.OXXOO.OOXX", "OO.OXX.XO.O.XXO.XO..X.OOX.OXXXO.OOXX",
-        "OO.OXXOXO.O.OXO.XO..X.O.XOOXXX.XOXX.", "OO..XXOXO.O.XXO.XO..X.OO.OOXX.XXOXXO", "OOX.X.O.O.OXXXO.XO..X.OO.OOX.XXXOXXO",
-        "OO.OXXOXO.O.XXO.XO..X.OOXOOX.O.XXXX.", "O.OO...XOXOXXXO.XO..X.OO.OOXOOXXXXX.", ".OOO..XXOXOXX.O.XO..X.OO.OOXO.XXXXXO",
-        ".OOO..XOOXOXXXO.X...X.OO.OOXXOXX.XXO", "O.OOX.X.OXO..XO.XX..X.OO.OOXXOXXOXXO", "OXO.O.O.OX.OOXOX.XX.XO.X..OOXXO.XXXO",
-        "OXOXO.O.O..OOXOX.XX.XO.X..OOXXO.XXXO", "OXOXO.O.O..OOXOXO.X.X.XX..OOXXO.XXOX", "OXO.O.O.OX.XOXOXOOX.X.XX..OOX.O.XXOX",
-        "O.O.O.OX.X.XOXOXOO.OX.XXX.OOXOO.XX.X", "X.O.O.OXOXO.XXOX.OX.XOXX..OXXOO..OXO", "XO..O.OXOXO.XXOX.OX.XOXX..OXXOO.XO.O",
-        "XO..O.O..XO.XXOX.OXOXOXXX.OXXOO.XO.O", "XO..O.OX.X.OXOOX.OXOXOXX..OXXOO.X.XO", "XO.OX.OXO.O.XX.X.O.OXOXXX.O.XOO.OOXX",
-        "OO.OX.OXO.O.XXOX.O..XOXXX.OXXOO.XOX.", ".O.OX.OXO.O.XXOX.O..XOXXX.OXXOO.OOXX", "OO.OX.OXXO..XX.X.O.OXOXXX.O.XOO.OOXX",
-        "OOO.X.OXXO..XXOX.O..XOX.X.OXXOO.OOXX", ".XOO..O.OX.OOXOX.XX.XOXX..OOXXO.XXOO", "X.OO.XOXO..O.XOX.XX.XOOX..OOXXO.XXOO",
-        "XXOO.XO.O..OXXOX.XX.XOOX..OOXXO..XOO", "XXO.OXO.O..OXXOX.XX.XOOX..OOX.O.OXOX", "XXO.OXXOO..O.XOX.X..XOOXX.OOXOO..XOX",
-        ".OXOX.OXOXOXXX.OXOOOXO..X.XX.X.OO.O.", "XO.OXOOXOX.XXXXOXOOO.O..X.XX...OO.OX", "XO.OXOOXXX.XOXXOXOOO.O..X.XX...OO.OX",
-        "OXXOXXXOXOXX.OOX.OO..O...OXX.XX.OOO.", "XX.OXXXOXOXXOOOX.OO..O...OXX.XXOO..O", "XXXOXX.OXOXXOOOX.OOX.O...OXX.X.O.OO.",
-        "OXOOXXOXXX.OXO.OXXX..O..OXXX..OO.O.O", "O.XOXXOXXX.OXO.OXXX..O..OXXX.O.OOO.O", "O.XOXXOOXXXOX..O.XX.XO..OXXX.O.OOO.O",
-        "OOXOXXXOXXXOX.XO.XX..O..O.XX.OOO.O.O", "OOXOXXXXXX.OO.XOXXX..O..O.XX.OOO.O.O", "OOXOXOXXXX.OOXXOXXX..O..O.XX..OOO..O",
-        "OOXOXOXXXXXO.XXO.XX..O..O.XX.OO.OO.O", "OX.OOOXXXXXOOXXO.XX..O..O.XX.OO.OO.X", "XO.OXXXOOXXXXOO..OXOXO..O.XX....OOOX",
-        "XOOOXXO.XXXXXOO..OXOXO..O.XX....OOOX", "XOOXXX.OXXXOXO.O.OXOXO..O.XX....OOOX", "XOOXXXXOXXXOXO.O.OOOXO....XX....OOOX",
-        "OOOXXXXOXXXOXOX..OOO.O..X.XX...O.OOX", "O.OXOXXOXXXOXXXO.OOO.O..X.XX...O.OOX", "OXXOXXXOXXXOOOO..O.XXO...OXX.X..OOO.",
-        "OXXXXXXOX.XOOOO..OO.XO..XOXX....OOOX", "O.XXXXXOXXXOOO.O.OO.XO..XOXX...OO.OX", "OOXXXXXOXX.OOO.OX.O.XO..XOXXOX.OO...",
-        "OXXOXXXOXXX.OOOX.OO..O...OXX.XXOO.O.", "OOXOXXXXXXXOOOOX.O...O...OXX.XXOO..O", "OOXOXXXXXX.XOOOX.OO..O...OXX.XXO.O.O",
-        ".OXOXXXXOXXXOOO..OO.XO...OXX.XXO.OO.", "OXXOXXOX.XXXOOO..OO.XO...OXX.XX.OOO.", "OXXOXXOXXXXXOOO..OO.XO...OXX.X..OO.O",
-        "..XOX.O.O.OXXXO.XO..X.OO.OOXOXXXOXXO", "OOX.XOO.O..XXXO.XO..X.OO.OOXXXXXOX.O", ".OXOXOO.O..XX.O.XO..X.OO.OOXXXXXOXXO",
-        "OOX.X.O.O.OXX.OX.O..X.OO.OOXXXXXOXXO", "O.XOXXO.O.OXXXO..O..X.OO.OOXXXXXO.XO", "OOXOX...O.OXXXO.XO..X.O..OOXXXXXOOXO",
-        "OOX.X.O.O.OXXXO.XO..X.OO.OOXXXXXO.XO", "XXOOXX.XOOXXO..OO.XO.XXO.XO.XOO...OX", "XXOOXX..OOXXOX.OOXXO.X.O.XO.XOO..O.X",
-        "XXOXX.O.OOXXOX.OOXX..X.OOXO.X.O..OOX", "X.OXXXOXOO.XOXXOOX.O.X.O.XO.XOO...OX", "XXO.XXOXOOXXO..OOX.O.X.OXXO.X.O..OOX",
-        "OXX.XXOOXXXOOO.O.OXXXO...OXX.X.OO.O.", "OXX.XXOOXX.OOO.OXOXXXO..O.XX.X.OO.O.", "XXXOX.OOXXXOOO.O.OXXXO...OXX.X..OOO.",
-        "XXXOX.OOXX.OOO.OXOX.XO...OXX..XOO.OX", "OO.O..OX.XO.XOXX.O.OXOXXX.OXXOO.OX.X", "OOXO..OXOXO..OXX.OX.XOXX..OXXOO.O.XX",
-        "OOX.X.OXO.O.O.OX.OX.XOXX..OXXOO.OXXX", "XOXXXXOOOXXOXO.O.OXOXO....XX.X.O.OO.", "XOX.XXXOOXXOXO.O.OXOXO..O.XX.X.O.O.O",
-        "XOOXXXXOOXX.XOXO.OXO.O..O.XX.X.O.OO.", "XO.XXXXOOXXXXOXO.OOO.O.XO.XX...O.O.O", "XOOXXXXO.XXXXOXO.OOO.O.XO.XX...OO..O",
-        "XOOOXXXOXXXXOOX..OOO.O.XX.XX...OO..O", "XOOXXXX.OXXXXO.O.OOOXO..O.XX.X.O.O.O", "XOOXXXXO.XOXXO.O.OOOXO..X.XX.X.O.O.O",
-        "XOOX.XXOOXXXXO.O.OOOXO.XX.XX....OO.O", "XOOXXXXOO.XXXOXO.OOOXO.X..XX....OO.O", "XOOXXXXO.OXX.OXO.OO.XO..XOXX.X..OO.O",
-        "XXOOXXXX.OX.O..OOXX..XXOOXO..O.OO.OX", "XXOOXXXXOOXOO..O..X..XXOO.O.XOXO..OX", "O.OOXXOXO.O.OXO.XO..X.O.XOOXXX.XOXX.",
-        "O.OO.XOXOXO.OXO.XO..X.OXXOOXXX..X.XO", "O.OO.XOXOXO.OXO.XX..X.OOXOOXXX.X..XO", "XO.OXXOXO.O.OXO.XX..X.OOXOOXX..XO.XO",
-        "XOXOXXOXO.O.O.O.XX..X.OOXOOXXO.XO.X.", "XOXOXXOX..O.O.O.XX..X.OOXOOXXX.O.OXO", "XOXOXXO.X.O.O.O.XO..X.OOXOOXXX..XOXO",
-        "XOXOXXOOX.O.O.O.XO..X.O.XOOXXX.XOOX.", "OO.OX..XXO..XX.OXXXOXXOO...OXOO.XOXO", "OO.OX.XXXO...X.OXXXOXXOO...OXOO.XOXO",
-        "O.OOX.XXXO..XX.OXOXOXXOO...OXOO.X.XO", "O.OO..OXXO.XXX.OXOXOXX.O..OOXOO.XXX.", "O.OOX.OXXO..XXO.XOX.XX.O..OOXOO.XXXO",
-        "O.OOOXOXXO.XXXO..O..XX.OX.OOXXO..XXO", ".OOOX.XXXOXOXX.O.OXO.XXX.XOOX.O.O.O.", "O.OOXXXXXOXO.X.O.OX..XXXOXOOX.O.O.O.",
-        "O.OOXXXX.OXOXX.O.OX..XXXOXOOX.O.O.O.", "OXOOXXXXX.O.XO.OXX.OXO..X.XX.OOO.O.O", "XXOOOXXXX..OXO.OXX.OX.O.X.XX.OOO.O.O",
-        "XXOOOX.XXOO.XX.OXX.OX.O.X.XX.OOO.O.O", "XXOOOXOXXO.OXX.OXXXO..O.X.XX.OOO.O..", "XXOOOXOXX..OOX.OXXXOXO....XX.OOOO..X",
-        "XXO.OXOXXXO.OX.OX.XOXO.X..XX.OOOO..O", "XXOXXXXXOOO.O...OXO..XXOOXO..XO.XOO.", "XXOXXXOXOOOXX...O.O..XXOOXO...O.XOOX",
-        "XXOXXXOXOOOXX...O.O..XXOO.O..OOXX.OX",
-    ),
-}
+
+@functools.cache
+def stored_positions() -> dict[int, tuple[str, ...]]:
+    """The shipped positions levels 3 and up walk from, by board size (``hex_positions.txt``, built offline by
+    :func:`search_catalogue`): X to move, a forced win with one or two first moves, and every declared
+    rule's first move (any of its ties) losing."""
+    table: dict[int, tuple[str, ...]] = {}
+    for line in resources.files("palaestra.envs.games").joinpath(CATALOGUE).read_text().splitlines():
+        if line and not line.startswith("#"):
+            size, *boards = line.split()
+            table[int(size)] = tuple(boards)
+    return table
+
+
+# --- Building hex_positions.txt (offline) ---------------------------------------------------------------------------
+# ``python -c "from palaestra.envs.games.hex import catalogue_line; print(catalogue_line(6, 160))"`` prints 160
+# positions of a 6 x 6 board (5 x 5: 9 empty cells, 6 x 6: 10) as one line of hex_positions.txt (minutes of CPU). It draws random positions as the lower
+# levels do (_fill) until it has a few that pass every filter of the stored positions, then walks from them one stone
+# at a time (_moved), keeping a position that passes every few accepted moves. The seed is the board size, so a run
+# repeats; nothing here runs when the env is used.
+
+CATALOGUE_EMPTIES = {5: 9, 6: 10}  # the empty cells of the stored positions (Hex.presets' levels 3 and 4)
+CATALOGUE_MOST_WINNING = 2  # first moves that keep X's win, at most
+CATALOGUE_DRAWN = 4  # positions found by random draws before the walks start
+CATALOGUE_KEEP_EVERY = 8  # accepted walk moves between two kept positions
+CATALOGUE_RESTART_EVERY = 300  # walk tries before the walk starts again from a kept position
+
+
+def _catalogue_passes(board: str, n: int) -> bool:
+    """Whether ``board`` passes every filter the env applies to the positions it stores."""
+    moves = _analyse(board, n, True)
+    return moves is not None and len(moves) <= CATALOGUE_MOST_WINNING and _fools_two_ply(board, n, moves)
+
+
+def search_catalogue(n: int, count: int, cpu_seconds: float) -> list[str]:
+    """Up to ``count`` distinct positions of an ``n`` x ``n`` board passing :func:`_catalogue_passes`, within ``cpu_seconds``."""
+    rng = random.Random(n)
+    stones = n * n - CATALOGUE_EMPTIES[n]
+    kept: list[str] = []
+    deadline = time.process_time() + cpu_seconds
+    while len(kept) < CATALOGUE_DRAWN and time.process_time() < deadline:  # bounded by the CPU deadline
+        drawn = _fill(rng, n, stones)
+        if drawn is not None and drawn not in kept and _catalogue_passes(drawn, n):
+            kept.append(drawn)
+    current, accepted, tries = (kept[0] if kept else None), 0, 0
+    while current is not None and len(kept) < count and time.process_time() < deadline:
+        tries += 1
+        if tries % CATALOGUE_RESTART_EVERY == 0:
+            current = rng.choice(kept)
+        candidate = _moved(rng, current)
+        if _catalogue_passes(candidate, n):
+            current, accepted = candidate, accepted + 1
+            if accepted % CATALOGUE_KEEP_EVERY == 0 and candidate not in kept:
+                kept.append(candidate)
+    return kept
+
+
+def catalogue_line(n: int, count: int, cpu_seconds: float = 3_600.0) -> str:
+    """One line of hex_positions.txt: ``n``, then up to ``count`` positions found by :func:`search_catalogue`."""
+    return " ".join([str(n), *search_catalogue(n, count, cpu_seconds)])
