@@ -141,7 +141,7 @@ def check_reference_accepted(env_id: str, s: Settings) -> str:
                 raise ContractError(f"level {level} seed {seed}: no reference answer")
             v = _verify(source, p, p.answer)
             _require(v.correct and v.reward == 1.0, f"level {level} seed {seed}: reference rejected: {v}")
-            env.reset(seed=seed, options={"level": level})
+            env.reset(seed=seed, options={"level": level, "prepared": p})  # p, not generated again
             response = source.format_answer(p.answer)
             _, reward, terminated, _, info = env.step(response)
             _require(reward == 1.0 and terminated, f"level {level} seed {seed}: env.step rejected the reference")
@@ -158,7 +158,7 @@ def _check_oracle_wins(env_id: str, source: MultiTurnTask, s: Settings) -> str:
     episodes = 0
     for level in range(source.levels()):
         for seed in range(s.seeds):
-            env.reset(seed=seed, options={"level": level})
+            env.reset(seed=seed, options={"level": level, "prepared": sample(env_id, level, seed)})
             total, terminated, truncated, reward = 0.0, False, False, 0.0
             info: dict[str, Any] = {}
             responses = []
@@ -255,7 +255,8 @@ def check_hostile(env_id: str, s: Settings) -> str:
                 _require(not v.correct, f"hostile answer {answer[:40]!r} was accepted")
                 _require(v.error is None, f"hostile answer {answer[:40]!r} made the verifier fail: {v.error}")
             for text in (answer, f"<answer>{answer}</answer>"):
-                env.reset(seed=1, options={"level": level})
+                # the problem sampled above, not generated again at every reset (seconds for a slow seed)
+                env.reset(seed=1, options={"level": level, "prepared": problem})
                 start = cpu_seconds()
                 obs, reward, *_ = env.step(text)
                 slowest = max(slowest, cpu_seconds() - start)
