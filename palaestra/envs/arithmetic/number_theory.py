@@ -32,6 +32,7 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.envs.arithmetic.common import is_prime, primes_below
 from palaestra.verifiers.numeric import read_exact
 
 _SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31)
@@ -222,37 +223,6 @@ def _divisors(rng: random.Random, config: NumberTheory.Config) -> Question:
 
 
 @functools.cache
-def _primes_below(limit: int) -> tuple[int, ...]:
-    sieve = bytearray([1]) * limit
-    sieve[:2] = b"\x00\x00"
-    for p in range(2, math.isqrt(limit - 1) + 1):
-        if sieve[p]:
-            sieve[p * p::p] = bytearray(len(range(p * p, limit, p)))
-    return tuple(i for i in range(limit) if sieve[i])
-
-
-def _is_prime(n: int) -> bool:
-    """Deterministic Miller-Rabin for n < 3.4 * 10^14 (the numbers here stay below 2 * 10^9)."""
-    if n < SMALL_PRIMES_BELOW:
-        return n in _primes_below(SMALL_PRIMES_BELOW)
-    if any(n % p == 0 for p in _SMALL_PRIMES):
-        return False
-    twos = ((n - 1) & -(n - 1)).bit_length() - 1  # n - 1 = odd * 2^twos
-    odd = (n - 1) >> twos
-    for base in (2, 3, 5, 7, 11, 13, 17):
-        x = pow(base, odd, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(twos - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
-
-
-@functools.cache
 def _exponent_patterns(count: int, largest: int) -> tuple[tuple[int, ...], ...]:
     """The exponent tuples (non-increasing) of the numbers with ``count`` divisors: count = prod(e + 1)."""
     if count == 1:
@@ -280,11 +250,11 @@ def _divisor_counts(bound: int) -> dict[int, tuple[tuple[int, ...], ...]]:
 def _random_prime(rng: random.Random, cap: int, used: list[int]) -> int | None:
     """A prime from 2 to ``cap`` not in ``used``, about uniformly; None where none turns up."""
     if cap < SMALL_PRIMES_BELOW:
-        free = [p for p in _primes_below(cap + 1) if p not in used]
+        free = [p for p in primes_below(cap + 1) if p not in used]
         return rng.choice(free) if free else None
     for _ in range(400):  # primes near 2 * 10^9 are one number in 21: 400 draws miss with odds 10^-8
         candidate = rng.randint(2, cap)
-        if candidate not in used and _is_prime(candidate):
+        if candidate not in used and is_prime(candidate):
             return candidate
     return None
 

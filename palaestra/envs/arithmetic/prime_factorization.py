@@ -22,6 +22,7 @@ from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.envs.arithmetic.common import is_prime, primes_below
 from palaestra.verifiers.normalize import enclosed, read_answer, simplify_latex, split_top_level, unify
 
 MAX_FACTORS = 200
@@ -38,34 +39,6 @@ _EXAMPLE = "2^2 × 3 × 7"
 @cache
 def _composites_below(limit: int) -> tuple[int, ...]:
     return tuple(n for n in range(4, limit) if not is_prime(n))
-
-
-def is_prime(n: int) -> bool:
-    """Deterministic Miller-Rabin, exact for every n below 3.3 * 10^24."""
-    if n < 2:
-        return False
-    for p in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41):
-        if n % p == 0:
-            return n == p
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d, s = d // 2, s + 1
-    for a in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41):
-        x = pow(a, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
-
-
-@cache
-def _primes_below(limit: int) -> tuple[int, ...]:
-    return tuple(p for p in range(2, limit) if is_prime(p))
 
 
 @register
@@ -181,7 +154,7 @@ def _factor(n: int) -> list[int]:
 @cache
 def _pools(config: PrimeFactorization.Config) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(primes at or above the large bound, the others) of the config's pool."""
-    pool = _primes_below(config.pool)
+    pool = primes_below(config.pool)
     return tuple(p for p in pool if p >= config.large[1]), tuple(p for p in pool if p < config.large[1])
 
 
