@@ -357,7 +357,11 @@ def check_generation_time(env_id: str, s: Settings) -> str:
 
 
 def check_distinct(env_id: str, s: Settings) -> str:
-    """At every level, at least 95% of problems over many seeds are distinct.
+    """At every level, at least 95% of problems over many seeds are distinct, and so are their answers: no one
+    reference answer answers more of a level's problems than a constant may score (chance + 0.10, by
+    :func:`palaestra.kit.policies.commonest_answer`), by the constant checks' one-sided binomial test, per level
+    and pooled over the levels where it is the commonest. The constant check judges its constants on 16 problems
+    a level in CI, too few to tell 0.2 from its 0.10 bound; these are the 100 this check draws anyway.
 
     A level with a small finite problem space declares it (``space_size(level)``); it must
     then hold at least 1,000 problems for levels >= 1, and the seeds must cover 95% of
@@ -367,17 +371,34 @@ def check_distinct(env_id: str, s: Settings) -> str:
     """
     source = make_source(env_id)
     notes = []
+    pooled: dict[str, list[float]] = {}  # commonest answer -> [hits, problems, summed bounds] over the levels
     for level in range(source.levels()):
         size = source.space_size(level)
         if size is not None and level >= 1:
             _require(size >= 1_000, f"level {level} declares only {size} distinct problems (at least 1,000 needed)")
         seeds = s.distinct_seeds if level < 2 else s.distinct_upper_seeds
-        prompts = {_content(sample(env_id, level, seed)) for seed in statistics_seeds(seeds)}
+        problems = [sample(env_id, level, seed) for seed in statistics_seeds(seeds)]
+        prompts = {_content(problem) for problem in problems}
         reachable = seeds if size is None else min(size, seeds)
         expected = s.distinct_share * reachable if size is None else _expected_distinct(size, seeds) * 0.9
         _require(len(prompts) >= expected, f"level {level}: only {len(prompts)} distinct problems in {seeds} seeds")
         notes.append(f"L{level} {len(prompts)}/{seeds}")
-    return "distinct problems per seeds drawn: " + " ".join(notes)
+        if (common := policies.commonest_answer(source, problems)) is not None:
+            answer, hits, bound = common
+            _require(not policies.above(hits, len(problems), bound),
+                     f"level {level}: the reference answer {answer[:60]!r} as a constant scores {hits / len(problems):.2f} "
+                     f"over {len(problems)} problems (a constant may score {bound:.2f}): distinct problems, but not "
+                     "distinct answers")
+            entry = pooled.setdefault(answer, [0.0, 0.0, 0.0])
+            entry[0] += hits
+            entry[1] += len(problems)
+            entry[2] += bound * len(problems)
+            notes[-1] += f" ({answer[:16]!r} {hits / len(problems):.2f})"
+    for answer, (hits, trials, bounds) in pooled.items():  # more power than one level's sample gives
+        _require(not policies.above(hits, int(trials), bounds / trials),
+                 f"over the levels where it is commonest, the reference answer {answer[:60]!r} as a constant scores "
+                 f"{hits / trials:.2f} (bound {bounds / trials:.2f})")
+    return "distinct problems per seeds drawn, and the commonest answer's share: " + " ".join(notes)
 
 
 def _content(problem: Problem) -> str:

@@ -131,6 +131,29 @@ def _chance(keys: Counter[str], problems: int) -> float:
     return sum(closed.values()) / problems / len(closed)
 
 
+def commonest_answer(source: ProblemSource, problems: list[Problem]) -> tuple[str, float, float] | None:
+    """The commonest short reference answer among ``problems``, what it scores as a constant on them and the most a
+    constant may score there (chance + 0.10 by :func:`_chance` on these problems; 0.25 for a declared
+    certificate-free side); None when no answer recurs.
+
+    Counting reference answers needs no judging, so the distinct check's large sample (100 problems a level at
+    levels 0-1 in CI, against the 16 the constant check judges) gives the power the judged constants lack there:
+    a "5" that answers a fifth of a level's count questions. Only a count above the bound is judged (on the
+    problems it answers): a multi-turn env's reference answer may pay only after the right tool calls."""
+    answered = [p for p in problems if p.answer]
+    keys = Counter(_key(p.answer) for p in answered if len(p.answer or "") <= MAX_CONSTANT_CHARS)
+    if not keys or keys.most_common(1)[0][1] < 2:
+        return None
+    key, hits = keys.most_common(1)[0]
+    free = {_key(c) for c in getattr(source, "certificate_free", ())}
+    bound = CERTIFICATE_FREE_BOUND if key in free else _chance(keys, len(answered)) + CONSTANT_MARGIN
+    if above(hits, len(problems), bound):
+        own = [p for p in answered if _key(p.answer) == key]
+        constant = (own[0].answer or "").strip()
+        return key, sum(judge(source, p, constant) for p in own), bound
+    return key, float(hits), bound
+
+
 def check_constant_policies(env_id: str, s: Settings) -> str:
     """No constant answer earns more than chance + 0.10 at any level (0.25 for a certificate-free side)."""
     source = make_source(env_id)
