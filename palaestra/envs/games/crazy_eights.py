@@ -16,22 +16,42 @@ a draw) instead, from a tape drawn with the problem. Its hand is hidden; the mod
 stock's size, how many cards the opponent holds and what it plays.
 
 The oracle sees the stock and the opponent's hand and searches (depth first, bounded) for a line that sheds its
-hand first against the opponent's rule; the generator keeps deals where it finds one, and drops all but a share
-(50% at level 0 down to 20% at level 4) of the deals that the rule "play the first card that fits, else draw"
-wins. A uniformly random legal player wins few of them (0-5% per level). The honest player
-(:meth:`CrazyEights.honest_move`) remembers the suits the opponent drew on (it could not follow them) until it
-plays them again; it keeps its eights for last, plays a card that fits of such a suit, else of its longest suit
-(the higher rank first), names its longest suit with an eight, and draws only when nothing fits; it wins 43-78%
-per level (the declared share is 25%: a heads-up shedding game is much luck). An unreadable or illegal move is
-refused (the turn is spent).
+hand first against the opponent's rule; the generator keeps deals where it finds one. It then plays the deal with
+four blind rules that read only the hand and the pile: "the first card that fits, else draw", "an eight as soon as
+you hold one, naming clubs (or: naming your longest suit), else the first card that fits", and "the last card that
+fits, else draw". Each rule that wins the deal keeps it only with the level's ``rule_keep`` chance (50% at level 0
+down to 20% at level 4; one draw per rule, so a deal three rules win is kept with chance ``rule_keep ** 3``). The
+honest player (:meth:`CrazyEights.honest_move`) remembers the suits the opponent drew on (it could not follow them)
+until it plays them again; it keeps its eights for last, plays a card that fits of such a suit, else of its longest
+suit (the higher rank first), names its longest suit with an eight, and draws only when nothing fits. An unreadable
+or illegal move is refused (the turn is spent).
+
+Version 2 (round 3, session 29): version 1 thinned only the deals "the first card that fits" wins, and the first
+legal move (hand order, an eight naming clubs) still won 0.47-0.28 of the games per level. Measured over 200 seeds
+per level (950000+), levels 0-4, version 1 -> version 2 (the share of games won):
+
+    first card that fits            0.41 0.30 0.15 0.14 0.16 -> 0.23 0.14 0.09 0.07 0.05
+    first legal move                0.47 0.38 0.35 0.33 0.28 -> 0.23 0.18 0.12 0.13 0.10
+    an eight first, naming clubs    0.47 0.36 0.33 0.28 0.28 -> 0.19 0.14 0.05 0.05 0.03
+    an eight first, longest suit    0.48 0.49 0.36 0.37 0.32 -> 0.20 0.20 0.07 0.06 0.04
+    last card that fits             0.49 0.45 0.49 0.43 0.45 -> 0.26 0.23 0.17 0.10 0.16
+    longest suit card, else any     0.59 0.56 0.49 0.46 0.50 -> 0.40 0.39 0.34 0.32 0.40
+    the opponent's own rule         0.60 0.58 0.56 0.54 0.51 -> 0.47 0.43 0.40 0.39 0.41
+    honest player (with memory)     0.64 0.60 0.58 0.55 0.52 -> 0.47 0.45 0.42 0.41 0.41
+
+The five blind rules are declared as heuristics (the kit holds each below 50% at the top level). The two longest-suit
+rules are neither thinned nor declared: they play the longest suit as the honest player does, whose memory of the
+suits the opponent lacks adds little to it (a heads-up shedding game is much luck; the declared honest share is
+25%), so at about 0.40 they sit on the kit's 50% bound on CI's 12 seeds. Uniformly random legal play wins 2-8% per
+level (200 seeds, before and after).
 
 Levels grow the deck (ranks 8 to 13) and the hands (5 to 8 cards) and cut the opponent's noise (30% to 10%). The difficulty
 measure is the hand size plus a third of the deck's top rank plus a tenth of the oracle's line length.
 
-Generation speed: about 450 problems/s at level 4 on this 2-core machine. Each drawn deal is searched depth first
-for a line that sheds the model's hand first (the oracle sees the stock), and most deals are then played by the
-first-fit rule to drop those it wins. Both are kept: the prompt promises a winnable deal and the simple rule must
-not earn reward.
+Generation speed: about 140 problems/s at level 4 (660 at level 0) on this 2-core machine. Each drawn deal is
+searched depth first for a line that sheds the model's hand first (the oracle sees the stock), and most deals are
+then played by up to four blind rules to thin those they win; about a third of the deals the oracle wins survive at
+level 4. Both are kept: the prompt promises a winnable deal and the simple rules must not earn reward.
 """
 
 from __future__ import annotations
@@ -80,14 +100,15 @@ class CrazyEights(MultiTurnTask):
     tags = ("games", "multi-turn", "two-player", "cards", "imperfect-information")
     one_move_per_turn = True
     hidden_information = True  # the opponent's hand and the stock's order
-    honest_win_share = 0.25  # the honest player wins about 43-78% of the games per level (60 seeds)
+    version = 2
+    honest_win_share = 0.25  # the honest player wins about 41-47% of the games per level (200 seeds)
 
     @dataclass(frozen=True)
     class Config:
         ranks: int
         hand: int
         noise: float
-        first_keep: float  # share of the deals won by "play the first card that fits, else draw" kept
+        rule_keep: float  # each blind rule (:data:`FILTERED_RULES`) that wins a deal keeps it with this chance
 
     presets = (Config(8, 5, 0.3, 0.5), Config(9, 6, 0.25, 0.4), Config(10, 6, 0.2, 0.3), Config(12, 7, 0.15, 0.25),
                Config(13, 8, 0.1, 0.2))
@@ -103,8 +124,9 @@ class CrazyEights(MultiTurnTask):
             line = _search(data)
             if line is None:
                 return None
-            if rng.random() >= config.first_keep and _wins(data, _first_fit):
-                return None
+            for rule in FILTERED_RULES:  # one draw per rule: a deal m of them win is kept with chance rule_keep ** m
+                if rng.random() >= config.rule_keep and _wins(data, rule):
+                    return None
             return {**data, "line": [_move_text(choice) for choice in line]}
 
         data = retry(draw, what="a deal the oracle wins")
@@ -169,8 +191,7 @@ class CrazyEights(MultiTurnTask):
         return [_move_text(choice) for choice in _choices(state)]
 
     def heuristics(self) -> dict[str, Policy]:
-        return {"play the first card that fits, else draw":
-                lambda problem, state, history, rng: _move_text(_first_fit(problem.data, state))}
+        return {name: _rule_policy(rule) for name, rule in BLIND_RULES.items()}
 
     def honest_move(self, view: View) -> str:
         """Read the hand and the pile from the latest situation: keep eights for last, play the card of the longest
@@ -334,6 +355,52 @@ def _first_fit(data: dict[str, Any], state: dict[str, Any]) -> Any:
         if _fits(c, state["top"], state["suit"]):
             return c, (suit_of(c) if rank_of(c) == EIGHT else None)
     return DRAW
+
+
+def _longest_suit(hand: list[int]) -> int:
+    """The suit of which ``hand`` holds most cards other than eights (the first such suit on a tie)."""
+    length = [sum(1 for c in hand if suit_of(c) == s and rank_of(c) != EIGHT) for s in range(4)]
+    return max(range(4), key=lambda s: (length[s], -s))
+
+
+def _last_fit(data: dict[str, Any], state: dict[str, Any]) -> Any:
+    for c in reversed(state["mine"]):
+        if _fits(c, state["top"], state["suit"]):
+            return c, (suit_of(c) if rank_of(c) == EIGHT else None)
+    return DRAW
+
+
+def _eights_first(naming: str) -> Any:
+    """The rule "play an eight as soon as you hold one, naming clubs (or your longest suit); else the first card
+    that fits; else draw"."""
+    def rule(data: dict[str, Any], state: dict[str, Any]) -> Any:
+        eights = [c for c in state["mine"] if rank_of(c) == EIGHT]
+        if eights:
+            return min(eights), (0 if naming == "clubs" else _longest_suit(state["mine"]))
+        return _first_fit(data, state)
+    return rule
+
+
+def _first_legal(data: dict[str, Any], state: dict[str, Any]) -> Any:
+    return _choices(state)[0]  # the first card that fits in hand order, an eight naming clubs
+
+
+# The cheap rules that play by the hand and the pile alone, never modelling the opponent (the kit plays each:
+# heuristics()). The generator thins the deals each of FILTERED_RULES wins; the first legal move differs from the
+# first card that fits only in the suit an eight names, and its wins fall with that rule's.
+_EIGHT_CLUBS, _EIGHT_LONGEST = _eights_first("clubs"), _eights_first("longest")
+FILTERED_RULES = (_first_fit, _EIGHT_CLUBS, _EIGHT_LONGEST, _last_fit)
+BLIND_RULES: dict[str, Any] = {
+    "play the first card that fits, else draw": _first_fit,
+    "play the first legal move (hand order, an eight naming clubs)": _first_legal,
+    "play an eight as soon as you hold one naming clubs, else the first card that fits": _EIGHT_CLUBS,
+    "play an eight as soon as you hold one naming your longest suit, else the first card that fits": _EIGHT_LONGEST,
+    "play the last card that fits, else draw": _last_fit,
+}
+
+
+def _rule_policy(rule: Any) -> Policy:
+    return lambda problem, state, history, rng: _move_text(rule(problem.data, state))
 
 
 def _wins(data: dict[str, Any], player: Any) -> bool:
