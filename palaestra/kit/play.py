@@ -10,8 +10,9 @@ For multi-turn games (hooks in :mod:`palaestra.core.multiturn`):
   oracle's moves (a whole plan, joined by spaces, commas, ``then``, arrows or as a numbered list):
   the reply is unparsed, the state is what an unreadable reply leaves (unchanged, or a turn spent
   where time passes), and the feedback says the game takes one move per turn;
-- ``heuristic_baselines_multi``: every declared cheap rule policy scores below
-  :data:`HEURISTIC_LIMIT` at the top level (scores per level are in the detail); uniformly random legal
+- ``heuristic_baselines_multi``: every declared cheap rule policy, and in a game that lists its legal moves the
+  first and the last of them played every turn, scores below :data:`HEURISTIC_LIMIT` at the top level (scores per
+  level are in the detail; the two listed-move rules at the top level only); uniformly random legal
   play scores at most :data:`RANDOM_LIMIT` at every level in a score-based game, and wins at most
   :data:`RANDOM_WIN_LIMIT` of the games at every level in a win/loss game that lists its legal moves;
 - ``repeated_replies``: one reply sent every turn (each of the oracle's commonest opening moves,
@@ -89,12 +90,13 @@ def _random_legal(source: MultiTurnTask) -> Policy:
     return lambda problem, state, history, rng: rng.choice(source.legal_moves(problem, state))
 
 
-def policy_scores(env_id: str, policy: Policy, seeds: int) -> list[float]:
-    """The mean episode reward of ``policy`` per level over ``seeds`` seeds (each episode its own seeded rng)."""
+def policy_scores(env_id: str, policy: Policy, seeds: int, levels: list[int] | None = None) -> list[float]:
+    """The mean episode reward of ``policy`` per level (all, or ``levels``) over ``seeds`` seeds (each episode its
+    own seeded rng)."""
     source = _multi(env_id)
     assert source is not None
     means = []
-    for level in range(source.levels()):
+    for level in range(source.levels()) if levels is None else levels:
         total = 0.0
         for seed in range(seeds):
             problem = sample(env_id, level, seed)
@@ -197,12 +199,17 @@ def check_heuristic_baselines_multi(env_id: str, s: Settings) -> str:
     lists_moves = type(source).legal_moves is not MultiTurnTask.legal_moves
     if source.score_based or lists_moves:  # a win/loss game that lists its moves is held to random play too
         policies["uniformly random legal"] = _random_legal(source)
+    positional = {}
+    if lists_moves:  # a prompt that shows the moves in this order makes "always the first one" a policy to learn
+        positional = {f"the {end} legal move listed": _listed_legal(source, end) for end in ("first", "last")}
     if not policies:
         return "n/a (no heuristics declared)"
     lines = []
-    for name, policy in policies.items():
+    top = [source.levels() - 1]
+    for name, policy in {**policies, **positional}.items():
         random_scored = name == "uniformly random legal" and source.score_based
-        scores = policy_scores(env_id, policy, RANDOM_SEED_FACTOR * s.seeds if random_scored else seeds)
+        scores = policy_scores(env_id, policy, RANDOM_SEED_FACTOR * s.seeds if random_scored else seeds,
+                               top if name in positional else None)  # held at the top level, as declared rules are
         lines.append(f"{name}: " + " ".join(f"{x:.2f}" for x in scores))
         if name == "uniformly random legal":
             worst, limit = max(scores), RANDOM_LIMIT if source.score_based else RANDOM_WIN_LIMIT
@@ -212,6 +219,13 @@ def check_heuristic_baselines_multi(env_id: str, s: Settings) -> str:
             _require(scores[-1] < HEURISTIC_LIMIT,
                      f"the rule {name!r} scores {scores[-1]:.2f} >= {HEURISTIC_LIMIT} at the top level ({lines[-1]})")
     return "; ".join(lines)
+
+
+def _listed_legal(source: MultiTurnTask, end: str) -> Policy:
+    """Always the first (or last) of :meth:`MultiTurnTask.legal_moves`, in the order the env lists them (an empty
+    reply where none is listed: a game may run out of moves before it ends, ``games/trading`` out of offers)."""
+    index = 0 if end == "first" else -1
+    return lambda problem, state, history, rng: (source.legal_moves(problem, state) or [""])[index]
 
 
 def _always(move: str) -> Callable[[Any, tuple[tuple[str, str], ...]], str]:

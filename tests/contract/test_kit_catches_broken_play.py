@@ -198,9 +198,19 @@ class DialMostlySeven(Dial):
 
 
 class StepsListsMoves(Steps):
-    """A win/loss game that lists its legal moves: nine of ten lose a turn, so random play rarely arrives."""
+    """A win/loss game that lists its legal moves: nine of ten lose a turn, so random play rarely arrives, and the
+    right one is listed neither first nor last."""
 
     id = "kitplay/steps_lists_moves"
+
+    def legal_moves(self, problem: Problem, state: Any) -> list[str]:
+        return [f"jump {k}" for k in range(1, 5)] + ["step"] + [f"jump {k}" for k in range(5, 10)]
+
+
+class StepsFirstListedWins(Steps):
+    """The right move is always listed first: "always the first legal move" wins every game (random play does not)."""
+
+    id = "kitplay/steps_first_listed_wins"
 
     def legal_moves(self, problem: Problem, state: Any) -> list[str]:
         return ["step"] + [f"jump {k}" for k in range(1, 10)]
@@ -218,7 +228,8 @@ class StepsRandomWins(Steps):
 GOOD = [Guess, Steps, Dial, StepsListsMoves]
 BROKEN = [(GuessTightBudget, "honest_player"), (StepsAcceptsPlans, "protocol"),
           (DialNotNormalised, "heuristic_baselines_multi"), (DialRuleWins, "heuristic_baselines_multi"),
-          (StepsRandomWins, "heuristic_baselines_multi"), (DialMostlySeven, "repeated_replies"),
+          (StepsRandomWins, "heuristic_baselines_multi"), (StepsFirstListedWins, "heuristic_baselines_multi"),
+          (DialMostlySeven, "repeated_replies"),
           (DialRuleWins, "repeated_replies")]
 CHECKS = ["honest_player", "protocol", "heuristic_baselines_multi", "reference_accepted"]
 
