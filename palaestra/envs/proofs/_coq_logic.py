@@ -17,7 +17,6 @@ from __future__ import annotations
 from palaestra.envs.proofs._coq_statement import read_proof_script
 from palaestra.envs.proofs._fitch import Node
 from palaestra.envs.proofs._logic import Formula
-from palaestra.verifiers import coq
 
 AUTOMATION = frozenset({"tauto", "intuition", "firstorder", "dtauto", "rtauto", "itauto", "auto", "eauto", "easy",
                         "now", "trivial", "congruence", "lia", "nia", "lra", "psatz", "btauto", "decide", "solve",

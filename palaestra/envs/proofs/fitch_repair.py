@@ -136,12 +136,14 @@ class FitchRepair(MultiTurnTask):
 
 
 def _rows(move: str) -> list[str]:
-    """The proof lines of a readable move, as text (fence, label and separator lines left out)."""
+    """The proof lines of a readable move, as text: fence, label, separator lines and a closing end-of-proof mark
+    (``∎``, ``QED``) left out, as :func:`palaestra.envs.proofs._fitch.read_proof` leaves them out. A kept mark would
+    stand mid-proof once the next turn's lines follow it, and the accepted lines would no longer read."""
     from palaestra.envs.proofs._fitch import MAX_LINES, _is_separator
-    from palaestra.verifiers.blocks import read_block
+    from palaestra.verifiers.blocks import read_block, without_end_of_proof
 
     block = read_block(move, leading="strip") or []
-    rows = [row.strip() for row in block if row.strip() and not _is_separator(row)]
+    rows = without_end_of_proof([row.strip() for row in block if row.strip() and not _is_separator(row)])
     if rows and len(rows[0]) <= 40 and rows[0].rstrip().endswith(":") and not any(c.isdigit() for c in rows[0]):
         rows = rows[1:]
     return rows[:MAX_LINES]
