@@ -4,7 +4,8 @@ The model writes only the proof script of a theorem the env states. :func:`read_
 (a code fence, a leading ``Proof.`` and a closing ``Qed.`` may surround it; the theorem may be
 restated word for word) and refuses, before anything runs, whatever is not a plain tactic script:
 
-- every sentence (``.`` then a space or the end) must start, after bullets (``-``, ``+``, ``*``),
+- every sentence (``.`` then a space or the end; a run of periods, ``tac...``, ends one as in coqc, and is
+  refused) must start, after bullets (``-``, ``+``, ``*``),
   braces and a goal selector (``2:``, ``all:``), with a tactic of :data:`TACTICS`; so no vernacular
   command can appear (``Qed``, ``Admitted``, ``Axiom``, ``Parameter``, ``Hypothesis``, ``Require``,
   ``Load``, ``Drop``, ``Declare``, ``Set``, a new ``Theorem``...), and a remark or retraction after
@@ -15,7 +16,8 @@ restated word for word) and refuses, before anything runs, whatever is not a pla
 
 :func:`check` then writes ``main.v``: the env's preamble (definitions, ``Require``s of the standard
 library), ``Theorem name : statement. Proof. <script> Qed.``, a marker definition whose name holds a
-random token the script never sees, ``Print`` of it and ``Print Assumptions name``. The proof counts
+random token the script never sees, ``Print`` of it, ``Print Assumptions name`` and an empty module (which
+coqc refuses while a proof is still open). The proof counts
 only if ``coqc`` exits 0 and the output after the marker is exactly ``Closed under the global
 context``: a proof closed with an axiom, or a theorem the script somehow redefined, fails. ``coqc``
 runs in the sandbox (language ``coq``) under CPU, wall and memory limits, so a tactic loop or a huge
@@ -88,10 +90,13 @@ def _without_comments(text: str) -> str | None:
 
 
 def _sentences(script: str) -> list[str]:
-    """The sentences of a script: each ends with a period followed by white space or the end."""
+    """The sentences of a script: each ends with a period followed by white space or the end, as coqc reads them:
+    a run of periods (``tac...``, the ``Proof with`` ending) ends one too (round 3 session 29: this reader took
+    ``idtac...`` and the command after it for one sentence, so ``Set Nested Proofs Allowed.`` and a ``Notation``
+    passed unseen)."""
     sentences, start = [], 0
     for i, ch in enumerate(script):
-        if ch == "." and (i + 1 == len(script) or script[i + 1].isspace()) and (i == 0 or script[i - 1] != "."):
+        if ch == "." and (i + 1 == len(script) or script[i + 1].isspace()):
             sentences.append(script[start : i + 1].strip())
             start = i + 1
     rest = script[start:].strip()
@@ -165,6 +170,8 @@ def read_script(answer: str, statement: str = "", forbidden: Collection[str] = (
     if len(sentences) > MAX_SENTENCES:
         return "refused: too many sentences"
     for sentence in sentences:
+        if sentence.endswith(".."):  # the Proof-with ending: no env states a with-tactic, so it is never needed
+            return f"refused: {sentence[-60:]!r} ends with periods (...); end each tactic with one period"
         banned = next((w for w in _words(sentence) if w in FORBIDDEN or w in forbidden), None)
         if banned:
             return f"refused: {banned} is not allowed in the proof"
@@ -182,7 +189,10 @@ _MARKER = f"palaestra_marker_{secrets.token_hex(8)}"
 def theorem_file(preamble: str, name: str, statement: str, script: str) -> tuple[str, int]:
     """The text of ``main.v`` and the line on which the script starts."""
     head = f"{preamble.rstrip()}\n\nTheorem {name} : {statement}.\nProof.\n"
-    tail = f"\nQed.\nDefinition {_MARKER} := 0.\nPrint {_MARKER}.\nPrint Assumptions {name}.\n"
+    # The closing module fails ("Open proofs remain") while any proof is open: a script that left the theorem open
+    # behind a nested lemma closed by this Qed cannot end with exit 0, whatever the reader missed.
+    tail = (f"\nQed.\nDefinition {_MARKER} := 0.\nPrint {_MARKER}.\nPrint Assumptions {name}.\n"
+            f"Module {_MARKER}_end.\nEnd {_MARKER}_end.\n")
     return head + script + tail, head.count("\n") + 1
 
 

@@ -5,7 +5,9 @@
    ``idtac...`` / ``Set Nested Proofs Allowed.`` / ``Notation NAME := I.`` / a nested ``Lemma aux : True.`` closed by
    the file's own ``Qed.`` made ``Print Assumptions NAME`` read the notation ("Closed under the global context") and
    coqc exit 0 with the real theorem left open: one constant script earned 1.0 in all seven ``coq_*`` envs (levels 0
-   and 4, checked with coqc 8.16.1). The family now refuses a sentence ended by two or more periods before coqc runs.
+   and 4, checked with coqc 8.16.1). The shared reader (:mod:`palaestra.verifiers.coq`) now ends a sentence at a
+   run of periods, as coqc does, and refuses one so ended before coqc runs; the file it writes ends with an empty
+   module, which coqc refuses while a proof is still open.
 2. ``proofs/fitch_repair`` kept a turn's closing ``∎`` among the accepted lines; once the next turn's lines followed
    it, the accepted lines no longer read and the turn after that ended the episode with "play raised".
 """
@@ -13,7 +15,7 @@
 import pytest
 
 import palaestra
-from palaestra.envs.proofs._coq_statement import read_proof_script
+from palaestra.verifiers.coq import read_script as read_proof_script
 
 HIDDEN_COMMANDS = ("idtac...\nSet Nested Proofs Allowed.\nidtac...\nNotation {name} := I.\nidtac...\n"
                    "Lemma palaestra_aux : True.\nexact I.")

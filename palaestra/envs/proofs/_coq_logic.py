@@ -14,9 +14,9 @@ apply H; clear H | ...]`` 7 and 5, the same text for every problem.
 
 from __future__ import annotations
 
-from palaestra.envs.proofs._coq_statement import read_proof_script
 from palaestra.envs.proofs._fitch import Node
 from palaestra.envs.proofs._logic import Formula
+from palaestra.verifiers import coq
 
 AUTOMATION = frozenset({"tauto", "intuition", "firstorder", "dtauto", "rtauto", "itauto", "auto", "eauto", "easy",
                         "now", "trivial", "congruence", "lia", "nia", "lra", "psatz", "btauto", "decide", "solve",
@@ -29,11 +29,11 @@ THEOREM = "taut"
 
 
 def read_hand_script(answer: str, statement: str) -> str:
-    """The tactic script of a proof written by hand (:func:`palaestra.envs.proofs._coq_statement.read_proof_script` with
+    """The tactic script of a proof written by hand (:func:`palaestra.verifiers.coq.read_script` with
     :data:`AUTOMATION` and :data:`SEARCH` refused), or why it is refused, prefixed by ``refused:``. Within a
     sentence, after its bullets, ``||`` and ``+`` (Ltac's alternatives; the statements hold no numbers) are
     refused too."""
-    script = read_proof_script(answer, statement, AUTOMATION | SEARCH)
+    script = coq.read_script(answer, statement, AUTOMATION | SEARCH)
     if script.startswith("refused:"):
         return script
     for sentence in script.splitlines():

@@ -4,34 +4,12 @@ Envs whose answer fills a hole in a statement (a threshold, a formula) read the 
 :func:`read_statement` and the proof after it with :func:`palaestra.verifiers.coq.read_script`.
 ``Theorem`` or ``Lemma`` both do, the name is free, the statement's white space is normalised, and the
 statement ends at its first period followed by white space (Coq's own sentence end).
-
-Every proof script of the family is read by :func:`read_proof_script`: the shared
-:func:`palaestra.verifiers.coq.read_script`, plus a refusal of a run of periods that ends a sentence. Coq ends a
-sentence at ``...`` followed by white space (the ``Proof with`` ending), where the shared reader sees none, so a
-vernacular command could follow it unseen: ``idtac...`` then ``Set Nested Proofs Allowed.``, ``Notation taut := I.``
-and a nested ``Lemma aux : True.`` made ``Print Assumptions taut`` read the notation and coqc exit 0 with the real
-theorem left open, a constant script that earned the reward of every ``coq_*`` env.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
-
 from palaestra.verifiers import coq
 from palaestra.verifiers.blocks import read_block
-
-
-def read_proof_script(answer: str, statement: str = "", forbidden: Collection[str] = ()) -> str:
-    """:func:`palaestra.verifiers.coq.read_script`, refusing as well a sentence that ends with two or more periods
-    (``tac...``: coqc ends a sentence there, the shared reader does not, so a command could follow unseen)."""
-    script = coq.read_script(answer, statement, forbidden)
-    if script.startswith("refused:"):
-        return script
-    for i, ch in enumerate(script):
-        if ch == "." and i > 0 and script[i - 1] == "." and (i + 1 == len(script) or script[i + 1].isspace()):
-            start = script.rfind("\n", 0, i) + 1
-            return f"refused: {script[start : i + 1].strip()[-60:]!r} ends with periods (...); end each tactic with one"
-    return script
 
 
 def read_statement(answer: str) -> tuple[str, str] | str:

@@ -11,7 +11,7 @@ the proof may use any tactic (``ring``, ``lia``...), since no fixed script prove
 The answer is read by hand: the statement (``Theorem`` or ``Lemma``, ``forall n : nat,`` or ``forall
 n,``), its right side ``E`` parsed as a polynomial and compared with ``D * f n`` at ``n = 0..8``
 in Python first (a wrong formula is refused at once, naming where it differs: no coqc run), then the
-proof script after it through :func:`palaestra.envs.proofs._coq_statement.read_proof_script` (tactics only) and
+proof script after it through :func:`palaestra.verifiers.coq.read_script` (tactics only) and
 ``coqc`` in the sandbox, with ``Print Assumptions`` required closed. Any closed form and any proof
 are accepted. Difficulty: the degree, the terms of the step polynomial and the size of the closed
 form's coefficients. Needs the ``coq`` toolchain.
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.proofs._coq_statement import polynomial_text, read_proof_script
+from palaestra.envs.proofs._coq_statement import polynomial_text
 from palaestra.verifiers import coq
 from palaestra.verifiers.blocks import read_block
 
@@ -111,7 +111,7 @@ class CoqClosedForm(Task):
             if value != truth:
                 lhs = "f" if data["scale"] == 1 else f"{data['scale']} * f"
                 return Verdict.wrong(f"the closed form is wrong: at n = {n} it gives {value}, but {lhs} {n} = {truth}")
-        script = read_proof_script(rest)
+        script = coq.read_script(rest)
         if script.startswith("refused:"):
             return Verdict.unparsed(script.removeprefix("refused: "))
         lhs = "f n" if data["scale"] == 1 else f"{data['scale']} * f n"

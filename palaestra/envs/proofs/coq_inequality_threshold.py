@@ -13,7 +13,7 @@ to ``Q = P + R(m)`` and ``Nat.le_add_r``.
 The answer is read by hand: the statement (``Theorem`` or ``Lemma``; ``forall n : nat,`` or
 ``forall n,``), its ``K`` compared with the least threshold in Python first (a wrong ``K`` is refused
 naming an ``n`` where the inequality fails, or saying it is not the least: no coqc run), then the proof
-after it through :func:`palaestra.envs.proofs._coq_statement.read_proof_script` and ``coqc`` in the sandbox, with
+after it through :func:`palaestra.verifiers.coq.read_script` and ``coqc`` in the sandbox, with
 ``Print Assumptions`` required closed. Difficulty: the degrees, the threshold's size and the
 coefficients' size. Needs the ``coq`` toolchain.
 """
@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.envs.proofs._coq_statement import polynomial_text, read_proof_script, read_statement, strip_binder
+from palaestra.envs.proofs._coq_statement import polynomial_text, read_statement, strip_binder
 from palaestra.verifiers import coq
 
 THEOREM = "bound"
@@ -119,7 +119,7 @@ class CoqInequalityThreshold(Task):
         if chosen > truth:
             return Verdict.wrong(f"K = {chosen} is not the least: the inequality already holds for every n >= "
                                  f"{chosen - 1}")
-        script = read_proof_script(rest)
+        script = coq.read_script(rest)
         if script.startswith("refused:"):
             return Verdict.unparsed(script.removeprefix("refused: "))
         canonical = f"forall n : nat, {truth} <= n -> {left} <= {right}"

@@ -11,7 +11,7 @@ wrong formula.
 The answer is read by hand: the statement (``Theorem`` or ``Lemma``; ``forall l : list nat,`` or
 ``forall l,``), its right side evaluated in Python on a few fixed lists against the generated
 function (a wrong formula is refused at once, naming a list where it differs: no coqc run), then the
-proof script through :func:`palaestra.envs.proofs._coq_statement.read_proof_script` and ``coqc`` in the sandbox, with
+proof script through :func:`palaestra.verifiers.coq.read_script` and ``coqc`` in the sandbox, with
 ``Print Assumptions`` required closed. Any formula and proof are accepted. Difficulty: the elements
 emitted per input element, the tail's length and the size of the constants. Needs the ``coq``
 toolchain.
@@ -24,7 +24,6 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.proofs._coq_statement import read_proof_script
 from palaestra.verifiers import coq
 from palaestra.verifiers.blocks import read_block
 
@@ -100,7 +99,7 @@ class CoqListSum(Task):
             truth = sum(a * x + b for x in values for a, b in emitted) + sum(tail)
             if got != truth:
                 return Verdict.wrong(f"the formula is wrong: for l = {values} it gives {got}, but sum (g l) = {truth}")
-        script = read_proof_script(rest)
+        script = coq.read_script(rest)
         if script.startswith("refused:"):
             return Verdict.unparsed(script.removeprefix("refused: "))
         preamble = f"{PREAMBLE}\n{problem.data['fixpoint']}"

@@ -13,7 +13,7 @@ program-correctness skill; ``E`` is problem-specific, so no fixed script earns t
 The answer is read by hand: the statement (``Theorem`` or ``Lemma``; ``forall l : list nat,`` or
 ``forall l,``), its ``E`` evaluated in Python on a few fixed lists against the loop (a wrong ``E`` is
 refused naming a list where it differs, no coqc run), then the proof through
-:func:`palaestra.envs.proofs._coq_statement.read_proof_script` and ``coqc`` in the sandbox, with ``Print Assumptions``
+:func:`palaestra.verifiers.coq.read_script` and ``coqc`` in the sandbox, with ``Print Assumptions``
 required closed. Any ``E`` and proof are accepted. Difficulty: the loop's kind (Horner's rule hardest)
 plus half the bits of its constants. Needs the ``coq`` toolchain.
 """
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.proofs._coq_statement import evaluate, read_proof_script, read_statement, strip_binder
+from palaestra.envs.proofs._coq_statement import evaluate, read_statement, strip_binder
 from palaestra.verifiers import coq
 
 THEOREM = "run_correct"
@@ -122,7 +122,7 @@ class CoqProgramCorrectness(Task):
             truth = run_value(loop, values)
             if got != truth:
                 return Verdict.wrong(f"E is wrong: for l = {values} it gives {got}, but run l = {truth}")
-        script = read_proof_script(rest)
+        script = coq.read_script(rest)
         if script.startswith("refused:"):
             return Verdict.unparsed(script.removeprefix("refused: "))
         preamble = f"{IMPORTS}\n{problem.data['program']}"

@@ -17,7 +17,7 @@ argument (on lists with ``app_length`` and a lemma that ``sum`` splits over ``++
 The answer is read by hand: the statement (``Theorem`` or ``Lemma``, the binder with or without its
 type), its ``E`` evaluated in Python on a grid of arguments against ``f`` (a wrong law is refused naming
 arguments where it differs, no coqc run), then the proof through
-:func:`palaestra.envs.proofs._coq_statement.read_proof_script` and ``coqc`` in the sandbox, with ``Print Assumptions``
+:func:`palaestra.verifiers.coq.read_script` and ``coqc`` in the sandbox, with ``Print Assumptions``
 required closed. Any ``E`` and proof are accepted. Difficulty: the cross terms of the law (on lists each
 needs a lemma) and half the bits of the constants. Needs the ``coq`` toolchain.
 """
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.proofs._coq_statement import evaluate, read_proof_script, read_statement, strip_binder
+from palaestra.envs.proofs._coq_statement import evaluate, read_statement, strip_binder
 from palaestra.verifiers import coq
 
 THEOREM = "f_split"
@@ -147,7 +147,7 @@ class CoqRecursiveFunctions(Task):
                                         "+, * and brackets")
             if got != truth:
                 return Verdict.wrong(f"E is wrong: for {shown} it gives {got}, but f there is {truth}")
-        script = read_proof_script(rest)
+        script = coq.read_script(rest)
         if script.startswith("refused:"):
             return Verdict.unparsed(script.removeprefix("refused: "))
         preamble = f"{IMPORTS}\n{problem.data['definition']}"
