@@ -32,6 +32,7 @@ from palaestra.envs.repo.common import (
     call,
     changes_between,
     draw_cases,
+    hidden_code,
     intro,
     mentions,
     name_for,
@@ -150,6 +151,9 @@ class ApiMigration(RepoTask):
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def check_files(self, problem: Problem, files: Any) -> str | None:
+        hidden = hidden_code(files)  # a name hidden in a string escapes the check of the text
+        if hidden is not None:
+            return hidden
         for old in problem.data["old"]:
             still = sorted(path for path, text in files.items()
                            if not path.startswith("tests/") and mentions(text, old))

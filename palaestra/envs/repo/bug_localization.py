@@ -25,12 +25,13 @@ plus a twentieth of the package's lines plus the misleading names.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
+from palaestra.envs.repo import _templates as tpl
 from palaestra.envs.repo.common import RepoTask, bug_data, bug_repository, call, intro, package_lines
 from palaestra.verifiers.normalize import read_answer
 
@@ -124,9 +125,31 @@ class BugLocalization(RepoTask):
         wrong = problem.data["chain"][:2] + [n for n in problem.data["names"] if n != name][:1]
         return [*wrong, f"{name} or {problem.data['chain'][0]}" if problem.data["chain"] else f"{name}, {wrong[-1]}"]
 
+    def heuristics(self) -> dict[str, Callable[..., str]]:
+        """A wrapper that tells the truth is named after the computation under its chain (``checked_parse`` over
+        ``parse``): naming the failing test's function without its wrapper prefixes, with no body read, is right
+        when the top name is not misleading (measured over seeds 0-149: 0.90, 0.73, 0.51, 0.34, 0.16 at levels
+        0-4; the misleading names' share grows with the level)."""
+        return {"the failing test's function, its wrapper prefixes stripped":
+                lambda problem, state, history, rng: _named_after(problem)}
+
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
         return 3 * data["depth"] + data["modules"] + package_lines(data["files"]) / 20 + data["misleading"]
+
+
+WRAPPER_PREFIXES = frozenset(prefix for wrapper in tpl.WRAPPERS for prefix in wrapper.names)
+
+
+def _named_after(problem: Problem) -> str:
+    """The heuristic's answer: the top of the bugged chain (the failing test's function), less its prefixes."""
+    name = problem.data["chain"][-1] if problem.data["chain"] else problem.answer or ""
+    for _ in range(len(problem.data["chain"]) + 1):
+        head, _, rest = name.partition("_")
+        if head not in WRAPPER_PREFIXES or not rest:
+            break
+        name = rest
+    return name
 
 
 LEAD_INS = ("the bug is in the function ", "the bug is in function ", "the bug is in ", "the buggy function is ",

@@ -30,6 +30,7 @@ from palaestra.envs.repo.common import (
     changes_between,
     draw_cases,
     edit_calls,
+    hidden_code,
     intro,
     mentions,
     name_for,
@@ -126,6 +127,9 @@ class DeadCode(RepoTask):
         return problem
 
     def check_files(self, problem: Problem, files: Any) -> str | None:
+        hidden = hidden_code(files)  # a name hidden in a string escapes the check of the text
+        if hidden is not None:
+            return hidden
         kept = sorted(name for name in problem.data["dead"]
                       if any(mentions(text, name) for path, text in files.items() if not path.startswith("tests/")))
         if kept:

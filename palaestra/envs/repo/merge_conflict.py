@@ -35,6 +35,7 @@ from palaestra.envs.repo.common import (
     changes_between,
     draw_cases,
     edit_calls,
+    hidden_code,
     intro,
     mentions,
     name_for,
@@ -161,6 +162,9 @@ class MergeConflict(RepoTask):
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def check_files(self, problem: Problem, files: Any) -> str | None:
+        hidden = hidden_code(files)  # a name hidden in a string escapes the check of the text
+        if hidden is not None:
+            return hidden
         for path, text in sorted(files.items()):
             if any(line.startswith(MARKERS) for line in text.splitlines()):
                 return f"a conflict marker is left in {path}"

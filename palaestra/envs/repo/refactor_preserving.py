@@ -31,6 +31,7 @@ from palaestra.envs.repo.common import (
     changes_between,
     draw_cases,
     edit_calls,
+    hidden_code,
     intro,
     mentions,
     name_for,
@@ -120,6 +121,9 @@ class RefactorPreserving(RepoTask):
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def check_files(self, problem: Problem, files: Any) -> str | None:
+        hidden = hidden_code(files)  # a name hidden in a string escapes the check of the text
+        if hidden is not None:
+            return hidden
         old = problem.data["old"]
         still = sorted(path for path, text in files.items() if not path.startswith("tests/") and mentions(text, old))
         if still:

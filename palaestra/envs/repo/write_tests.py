@@ -5,19 +5,17 @@ from level 1 functions that call others across modules). The agent reads the cod
 files ``tests/test_*.py`` (plain ``def test_...():`` functions with ``assert``), runs them, and answers
 ``submit``.
 
-Judged by mutation testing in one sandbox job: the new test files run against several versions of the
-package, each in its own forked process with the modules imported from memory (no source files to read):
-the code as it is and an equivalent rewrite of the named functions (written differently), on which every
-test must pass, so a test that pins the source text or bytecode instead of the behaviour fails; and hidden
-mutants, one per listed fault of each function's computation (an off-by-one, a wrong operator, a wrong
-field), each checked at generation to change the result on some input, and as many faults of the rewrite (so
-a test that accepts the text as it is or any rewrite larger than a one-point fault fails too), on which some
-test must fail. The
-runner reports one pass/fail per version through a pipe; its result line carries a token it reads from its
-stdin only after every child has finished (children get ``/dev/null`` as stdin), the versions' file is
-deleted before any test runs, the versions travel in an order drawn in this process (unseeded), and each child
-drops the list of versions and the verdicts so far before its tests run, so a test that reads the runner's frames
-finds its own version only. The episode is
+Judged by mutation testing, one sandbox job per version of the package: the new test files run in a forked
+process with the modules imported from memory (no source files to read): the code as it is and an equivalent
+rewrite of the named functions (written differently), on which every test must pass, so a test that pins the
+source text or bytecode instead of the behaviour fails; and hidden mutants, one per listed fault of each
+function's computation (an off-by-one, a wrong operator, a wrong field), each checked at generation to change
+the result on some input, and as many faults of the rewrite (so a test that accepts the text as it is or any
+rewrite larger than a one-point fault fails too), on which some test must fail. A job holds one version only and
+starts from a fresh folder, so a test cannot compare versions (version 2 ran them all in one job, and a test that
+noted each version in a file told the rewrite from its faults); the runner reports pass or fail through a pipe,
+on a result line that carries a token it reads from its stdin only after the tests finished (the tests get
+``/dev/null`` as stdin), and the version's file is deleted before any test runs. The episode is
 solved when all mutants are killed and both correct versions pass. Levels grow the functions to test, the
 calls between a tested function and the computation, and the modules; the difficulty is four per function
 plus two per call plus the modules plus a tenth of the package's lines.
@@ -50,24 +48,23 @@ from palaestra.envs.repo.common import (
 
 VERSION_SECONDS = 2
 
-# The mutation runner (our code): every version of the package in a forked child that runs the new test files.
-MUTATION_RUNNER = r'''
+# The mutation runner (our code): one version of the package, in a forked child that runs the new test files. Each
+# version runs in its own sandbox job (see run_mutants), so no test sees another version or what it left behind.
+MUTATION_RUNNER = r"""
 import importlib.abc, importlib.util, json, os, signal, sys, types
-with open("versions.json") as handle:
-    VERSIONS = json.load(handle)
+with open("version.json") as handle:
+    FILES = json.load(handle)
 with open("tests.json") as handle:
     TESTS = json.load(handle)
-for name in ("versions.json", "tests.json"):  # the tests must not read which versions are the mutants
+for name in ("version.json", "tests.json"):
     try:
         os.remove(name)
     except OSError:
         pass
 
-''' + MEMORY_IMPORTER + r'''
+""" + MEMORY_IMPORTER + r"""
 
-def run(files):
-    global FILES  # what _Finder imports from (each version runs in its own forked child)
-    FILES = files
+def run():
     sys.meta_path.insert(0, _Finder())
     for path in sorted(TESTS):
         module = types.ModuleType("tests." + path.rsplit("/", 1)[-1][:-3])
@@ -77,41 +74,31 @@ def run(files):
                 test()
 
 
-results = []
-for files in VERSIONS:
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        signal.alarm(SECONDS)
-        # The tests see this version only: not the list of versions, nor the verdicts so far (a test that read
-        # them from the runner's frames told the correct versions from the mutants, and earned the reward
-        # without testing anything).
-        VERSIONS.clear()
-        results.clear()
-        try:
-            run(files)
-            verdict = b"pass"
-        except BaseException:
-            verdict = b"fail"
-        os.write(write_end, verdict)
-        os._exit(0)
-    os.close(write_end)
-    chunks = []
-    while True:
-        chunk = os.read(read_end, 64)
-        if not chunk:
-            break
-        chunks.append(chunk)
+read_end, write_end = os.pipe()
+pid = os.fork()
+if pid == 0:
     os.close(read_end)
-    os.waitpid(pid, 0)
-    results.append(b"".join(chunks) == b"pass")
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    signal.alarm(SECONDS)
+    try:
+        run()
+        verdict = b"pass"
+    except BaseException:
+        verdict = b"fail"
+    os.write(write_end, verdict)
+    os._exit(0)
+os.close(write_end)
+chunks = []
+while True:
+    chunk = os.read(read_end, 64)
+    if not chunk:
+        break
+    chunks.append(chunk)
 token = sys.stdin.readline().strip()
-print(token + " " + json.dumps(results))
-'''.replace("SECONDS", str(VERSION_SECONDS))
+print(token + " " + json.dumps(b"".join(chunks) == b"pass"))
+""".replace("SECONDS", str(VERSION_SECONDS))
 
 
 @register
@@ -273,20 +260,42 @@ def _oracle_tests(repository: Any, killers: list[tuple[Function, list[Any], Any]
 
 
 def run_mutants(tests: Mapping[str, str], versions: list[dict[str, str]]) -> Verdict:
-    """The new ``tests`` run on every version (the code, an equivalent rewrite, then the mutants): one job."""
+    """The new ``tests`` run on every version (the code, an equivalent rewrite, then the mutants), one sandbox job
+    per version, stopping at the first version that decides a failure.
+
+    One job per version, so that the tests of one version cannot pass anything to the next: in version 2 every
+    version ran in one job, one after the other, and a test could note each version it saw in a file of the
+    job's folder; the correct rewrite is the one version that differs by one fault from each faulty rewrite, so a
+    "test" that passed the code as it is, failed everything one fault away from it, and passed a rewritten
+    version one fault away from every rewritten version noted before it earned the reward whenever the rewrite
+    was not the first rewritten version to run (a third of level 0), without testing anything."""
+    for index, files in enumerate(versions):
+        passed = _run_version(tests, files)
+        if isinstance(passed, Verdict):
+            return passed
+        if index == 0 and not passed:
+            return Verdict.wrong("the tests fail on the code as it is")
+        if index == 1 and not passed:
+            return Verdict.wrong("the tests fail on an equivalent implementation of the functions")
+        if index >= 2 and passed:
+            return Verdict.wrong(f"at least one of the {len(versions) - 2} faulty versions passes every test "
+                                 "(faulty versions pass)")
+    return Verdict.right()
+
+
+def _run_version(tests: Mapping[str, str], files: Mapping[str, str]) -> bool | Verdict:
+    """Whether the ``tests`` pass on one version of the package (one sandbox job), or the verdict of a run that
+    could not tell (an infrastructure failure, or tests that stopped the runner)."""
     from palaestra import sandbox
     from palaestra.sandbox import Limits
 
     token = secrets.token_hex(16)
-    # The versions travel in an order drawn here, unseeded: a version's place says nothing about which it is.
-    order = list(range(len(versions)))
-    secrets.SystemRandom().shuffle(order)
-    seconds = VERSION_SECONDS * len(versions) + 2.0
+    seconds = VERSION_SECONDS + 2.0
     limits = Limits(wall_seconds=seconds, cpu_seconds=seconds, memory_bytes=256 * 2**20, processes=16,
                     output_bytes=1 << 14)
     try:
         result = sandbox.run(MUTATION_RUNNER, stdin=token + "\n",
-                             files={"versions.json": json.dumps([versions[i] for i in order]), "tests.json": json.dumps(dict(tests))},
+                             files={"version.json": json.dumps(dict(files)), "tests.json": json.dumps(dict(tests))},
                              limits=limits)
     except Exception as exc:  # the sandbox is unavailable: not the model's fault
         return Verdict.failed(f"the mutation run could not start: {type(exc).__name__}: {str(exc)[:200]}")
@@ -300,14 +309,6 @@ def run_mutants(tests: Mapping[str, str], versions: list[dict[str, str]]) -> Ver
         passed = json.loads(line[len(prefix):])
     except ValueError:
         return Verdict.failed("unreadable mutation-run output")
-    if not isinstance(passed, list) or len(passed) != len(versions) or not all(isinstance(p, bool) for p in passed):
+    if not isinstance(passed, bool):
         return Verdict.failed("malformed mutation-run output")
-    passed = [passed[order.index(i)] for i in range(len(versions))]  # back in the order of ``versions``
-    if not passed[0]:
-        return Verdict.wrong("the tests fail on the code as it is")
-    if not passed[1]:
-        return Verdict.wrong("the tests fail on an equivalent implementation of the functions")
-    survivors = sum(passed[2:])
-    if survivors:
-        return Verdict.wrong(f"{survivors} of {len(versions) - 2} faulty versions pass every test")
-    return Verdict.right()
+    return passed
