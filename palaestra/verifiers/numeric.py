@@ -69,9 +69,9 @@ _VULGAR = {"½": (1, 2), "⅓": (1, 3), "⅔": (2, 3), "¼": (1, 4), "¾": (3, 4
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _SUPERSCRIPT_RUN = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
 
-_UINT = r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+|\d+)"
+_UINT = r"(?:[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d{0,2}(?: \d{3})+|\d+)"  # a group of digits never starts with 0
 _UDEC = rf"(?:{_UINT}(?:\.\d+)?|\.\d+)"
-_SIMPLE = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"  # no space grouping: "1 1/2" must not read as 11/2
+_SIMPLE = r"(?:[1-9]\d{0,2}(?:,\d{3})+|\d+)(?:\.\d+)?"  # no space grouping: "1 1/2" must not read as 11/2
 _EXP = r"[+-]?\d{1,4}"
 _TIMES = r"(?:×|x|\*|·|⋅)"
 # No space after a sign ("- 5" may be a bullet), except before \frac ("- \frac{3}{4}" is LaTeX).
