@@ -66,19 +66,22 @@ def gzipped(data: bytes) -> bytes:
     return gzip.compress(data, compresslevel=6, mtime=0)
 
 
-def tree_entries(archive: bytes, max_entries: int = 10_000) -> dict[str, tuple[str, int, bytes]]:
-    """A tree's regular files and links: path -> (``"file"``, mode, contents) or (``"link"``, mode, target).
-    Never raises; an unreadable archive gives what could be read."""
+def tree_entries(archive: bytes, max_entries: int = 10_000, folders: bool = False) -> dict[str, tuple[str, int, bytes]]:
+    """A tree's regular files and links: path -> (``"file"``, mode, contents) or (``"link"``, mode, target); with
+    ``folders``, its folders too (``"dir"``, mode, ``b""``). Never raises; an unreadable archive gives what could be
+    read."""
     entries: dict[str, tuple[str, int, bytes]] = {}
     try:
         with tarfile.open(fileobj=io.BytesIO(archive), mode="r:") as tar:
             for member in tar:
                 if len(entries) >= max_entries:
                     break
-                name = member.name.removeprefix("./")
-                if not name:
+                name = member.name.removeprefix("./").rstrip("/")
+                if not name or name == ".":
                     continue
-                if member.issym():
+                if member.isdir() and folders:
+                    entries[name] = ("dir", member.mode & 0o7777, b"")
+                elif member.issym():
                     entries[name] = ("link", member.mode & 0o7777, member.linkname.encode())
                 elif member.isreg():
                     handle = tar.extractfile(member)
@@ -125,19 +128,29 @@ class PreparedTreeTask(ShellTask):
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {**super().initial_state(problem), "tree": pack_tree(self.initial_archive(problem))}
 
-    def final_entries(self, state: Mapping[str, Any]) -> dict[str, tuple[str, int, bytes]]:
-        """The tree as ``state`` left it, links and modes included."""
-        return tree_entries(unpack_tree(state.get("tree")) or b"")
+    def final_entries(self, state: Mapping[str, Any], folders: bool = False) -> dict[str, tuple[str, int, bytes]]:
+        """The tree as ``state`` left it, links and modes included (and its folders, with ``folders``)."""
+        return tree_entries(unpack_tree(state.get("tree")) or b"", folders=folders)
+
+
+MAX_GZIP_MEMBERS = 256
 
 
 def gunzipped(data: bytes, limit: int = MAX_MEMBER_BYTES) -> bytes | None:
-    """The gzip member ``data`` decompressed (at most ``limit`` bytes: more is a failure), or None when it is not
-    gzip data. Never raises."""
-    try:
-        inflater = zlib.decompressobj(wbits=31)
-        out = inflater.decompress(data, limit + 1)
-    except zlib.error:
-        return None
-    if len(out) > limit or not inflater.eof:
-        return None
-    return out
+    """The gzip file ``data`` decompressed as ``gunzip`` does, its members one after another (``gzip -c b >> a.gz``
+    appends one), at most ``limit`` bytes (more is a failure); None when it is not gzip data, or bytes follow its
+    last member (the first member alone was judged, and anything could follow it). Never raises."""
+    out = b""
+    rest = data
+    for _ in range(MAX_GZIP_MEMBERS):
+        try:
+            inflater = zlib.decompressobj(wbits=31)
+            out += inflater.decompress(rest, limit + 1 - len(out))
+        except zlib.error:
+            return None
+        if len(out) > limit or not inflater.eof:
+            return None
+        rest = inflater.unused_data
+        if not rest:
+            return out
+    return None

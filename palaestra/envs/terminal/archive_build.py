@@ -11,7 +11,7 @@ members may be present or not; a leading ``./`` on member names is accepted; the
 as they were (other new files are allowed).
 
 Judged on the final tree: the project's files unchanged, and the archive's members (read with bounded
-reads: a member named twice, an unreadable archive or a missing one fail) compared name by name and byte by
+reads: a member named twice, an unreadable archive, one not gzip-compressed, or a missing one fail) compared name by name and byte by
 byte with the expected ones (the rule fixes them, so they are unique). The final answer is ``done``. The
 difficulty is the number of files plus the excluded ones plus twice the level's rules.
 """
@@ -30,6 +30,7 @@ from palaestra.envs.terminal.common import DONE, ShellTask, shell_plan, tree_dif
 from palaestra.verifiers.normalize import read_answer
 
 ARCHIVE = "release.tar.gz"
+GZIP_MAGIC = b"\x1f\x8b"
 TOP = ("src", "docs", "tests", "rebuild")
 EXTENSIONS = ("py", "md", "txt", "json", "cfg")
 
@@ -134,6 +135,8 @@ class ArchiveBuild(ShellTask):
             return Verdict.wrong(f"the project changed: {difference}")
         if ARCHIVE not in files:
             return Verdict.wrong(f"no {ARCHIVE} in the working directory")
+        if not files[ARCHIVE].startswith(GZIP_MAGIC):  # the prompt asks for gzip; tar reads plain, xz, bzip2 alike
+            return Verdict.wrong(f"{ARCHIVE} is not gzip-compressed")
         members = archive_members(files[ARCHIVE])
         if isinstance(members, str):
             return Verdict.wrong(f"{ARCHIVE}: {members}")

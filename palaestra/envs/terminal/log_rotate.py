@@ -31,6 +31,7 @@ from palaestra.envs.terminal.common import DONE, ShellTask, shell_plan, words
 LOG = "var/log/app.log"
 ARCHIVE = "var/log/archive"
 LEVELS = ("INFO", "INFO", "WARN", "ERROR")
+NOT_GZIP = b"\0not gzip data\0"  # a final .gz file that is not gzip data: its bytes, marked (no log text holds NUL)
 STAMP = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] "  # an entry's first line (mawk has no {4})
 
 
@@ -114,14 +115,15 @@ class LogRotate(ShellTask):
         return tree
 
     def final_files(self, problem: Problem, state: Any) -> dict[str, bytes]:
-        """The tree with every ``.gz`` file decompressed (a file that is not gzip data, or past the bounded reads,
-        keeps its bytes, and so differs)."""
+        """The tree with every ``.gz`` file decompressed; a file that is not gzip data, or past the bounded reads,
+        is marked so that it differs (its bytes alone could be the expected text: an uncompressed file renamed
+        ``.gz`` passed)."""
         files = super().final_files(problem, state)
         budget = MAX_TOTAL_BYTES
         for path, body in sorted(files.items()):
             if path.endswith(".gz"):
                 plain = gunzipped(body, min(MAX_MEMBER_BYTES, max(budget, 0)))
-                files[path] = body if plain is None else plain
+                files[path] = NOT_GZIP + body if plain is None else plain
                 budget -= len(files[path])
         return files
 

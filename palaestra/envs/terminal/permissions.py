@@ -29,6 +29,7 @@ from palaestra.envs.terminal._trees import PreparedTreeTask, tree_archive
 from palaestra.envs.terminal.common import DONE, SHOWN_PATHS, shell_plan, words
 from palaestra.verifiers.normalize import read_answer
 
+FOLDER_MODE = 0o755  # every folder's mode, at the start and at the end
 START_MODES = (0o644, 0o600, 0o755, 0o700, 0o640, 0o444)  # no group or other write: the sandbox's umask keeps them
 RULES = (  # (prompt text, shell command applying it)
     ("every file whose name ends in .sh gets mode 755", "find deploy -type f -name '*.sh' -exec chmod 755 {} +"),
@@ -120,13 +121,18 @@ class Permissions(PreparedTreeTask):
     def judge_episode(self, problem: Problem, state: Any, answer: str) -> Verdict:
         if not read_answer(answer, lambda s: True if s.strip().lower() == DONE else None):
             return Verdict.unparsed(f"the final answer of this task is the word {DONE!r}, once the modes are set")
-        entries = self.final_entries(state)
+        entries = self.final_entries(state, folders=True)
         files = problem.data["files"]
         missing = sorted(p for p in files if entries.get(p, ("", 0, b""))[0] != "file")
         changed = sorted(p for p in files if p not in missing and entries[p][2] != files[p].encode())
         wrong = sorted(p for p in files if p not in missing and entries[p][1] & 0o777 != problem.data["targets"][p])
+        # "Folders keep theirs" (0755, as the tree starts): a chmod -R or a find without -type f that left the
+        # files readable but a folder at 700 or 750 passed.
+        folders = sorted({"/".join(path.split("/")[:depth]) for path in files for depth in range(1, path.count("/") + 1)})
+        moved = sorted(f for f in folders if entries.get(f, ("dir", FOLDER_MODE, b""))[1] & 0o7777 != FOLDER_MODE)
         parts = [f"{label}: {', '.join(paths[:SHOWN_PATHS])}{' and more' if len(paths) > SHOWN_PATHS else ''}"
-                 for label, paths in (("missing", missing), ("different contents", changed), ("wrong mode", wrong))
+                 for label, paths in (("missing", missing), ("different contents", changed), ("wrong mode", wrong),
+                                      ("folder mode changed", moved))
                  if paths]
         return Verdict.judge(not parts, "; ".join(parts))
 
