@@ -185,7 +185,7 @@ class PythonToGo(TranslationTask):
     id = "code/python_to_go"
     description = "Translate a Python function into Go (floor division, ordered dicts, clamped slices) on hidden tests."
     tags = ("code", "translation", "go", "python")
-    version = 1
+    version = 2
     target = "go"
     toolchains = ("go",)
     templates = TEMPLATES

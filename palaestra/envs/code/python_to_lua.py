@@ -195,7 +195,7 @@ class PythonToLua(TranslationTask):
     id = "code/python_to_lua"
     description = "Translate a Python function into Lua (1-based tables, string positions, slices) on hidden tests."
     tags = ("code", "translation", "lua", "python")
-    version = 1
+    version = 2
     target = "lua"
     toolchains = ("lua",)
     templates = TEMPLATES

@@ -151,7 +151,7 @@ class PythonToProlog(TranslationTask):
     id = "code/python_to_prolog"
     description = "Translate an imperative Python loop into a recursive Prolog predicate, judged on hidden tests."
     tags = ("code", "translation", "prolog", "python", "recursion")
-    version = 1
+    version = 2
     target = "prolog"
     toolchains = ("prolog",)
     templates = TEMPLATES

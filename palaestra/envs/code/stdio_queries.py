@@ -14,6 +14,9 @@ Levels grow the inputs and the number of query kinds or pipeline steps (each ste
 answer); the difficulty measure is the number of values the program reads on the largest test. Expected outputs come
 from the reference program's own statements run in-process (each query kind and pipeline step written once).
 
+Version 3: a count query's threshold is one of the array's values half the time, and the tests must reject a
+program counting ">= x" for "greater than x" (it passed 58-95% of the problems with a count query).
+
 Generation speed: about 850 problems/s at level 4 on this 2-core machine. Each draw builds the query or
 test-case inputs and computes every expected output in-process (the pipelines are proved pinned down by
 their tests), and about 1 draw in 3 is redrawn because the outputs are too uniform; varied outputs are
@@ -60,6 +63,8 @@ ACTIONS = {
     "reverse": "a[l - 1:r] = a[l - 1:r][::-1]",
     "swap": "a[i - 1], a[j - 1] = a[j - 1], a[i - 1]",
 }
+# the count query's boundary slip (">= x" for "greater than x"), which the hidden tests must reject
+COUNT_SLIP = ACTIONS["count"].replace("v > x", "v >= x")
 
 CODE = ProgramTexts("stdio_queries")
 
@@ -69,7 +74,7 @@ class StdioQueries(StdioTask):
     id = "code/stdio_queries"
     description = "Write a stdin/stdout program: process generated array queries, or solve T test cases."
     tags = ("code", "programming", "stdio")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -117,22 +122,27 @@ def _example_first(tests: list[dict[str, str]]) -> None:
 # --- queries ---------------------------------------------------------------------------------
 
 @functools.cache
-def _run_queries() -> Callable[[list[int], list[tuple[Any, ...]]], list[str]]:
+def _run_queries(count: str = ACTIONS["count"]) -> Callable[[list[int], list[tuple[Any, ...]]], list[str]]:
     """The trusted reference, ``run(a, queries)`` with queries as (kind, *1-based arguments): the reference
-    program's own statements (``ACTIONS``) compiled in-process, so each query is written once."""
+    program's own statements (``ACTIONS``) compiled in-process, so each query is written once (``count``: the
+    count query's statement, replaced by :data:`COUNT_SLIP` to run the slip)."""
+    actions = {**ACTIONS, "count": count}
     branches = "".join(f"        {'el' if number else ''}if kind == {kind!r}:\n            {', '.join(KINDS[kind][0])}, = values\n"
-                       f"            {ACTIONS[kind]}\n" for number, kind in enumerate(KINDS))
+                       f"            {actions[kind]}\n" for number, kind in enumerate(KINDS))
     return compiled_function(f"def run(a, queries):\n    a = list(a)\n    out = []\n    for kind, *values in queries:\n"
                              f"{branches}    return out\n", "run")
 
 
-def _random_query(rng: random.Random, kind: str, n: int, value: int) -> tuple[Any, ...]:
+def _random_query(rng: random.Random, kind: str, a: list[int], value: int) -> tuple[Any, ...]:
+    """A query on the array ``a`` (its first values: a count's threshold is one of them half the time, so the
+    boundary of "greater than" is tested)."""
+    n = len(a)
     left = rng.randint(1, n)
     right = rng.randint(left, n)
     if kind in ("sum", "max", "min", "reverse"):
         return (kind, left, right)
     if kind == "count":
-        return (kind, left, right, rng.randint(-value, value))
+        return (kind, left, right, rng.choice(a[left - 1:right]) if rng.random() < 0.5 else rng.randint(-value, value))
     if kind == "set":
         return (kind, rng.randint(1, n), rng.randint(-value, value))
     if kind == "add":
@@ -152,9 +162,9 @@ def _queries(
         n = 1 if t == config.tests - 1 and config.tests > 3 else rng.randint(1, config.max_n)
         q = rng.randint(1, config.max_q)
         a = random_ints(rng, n, -config.value, config.value)
-        queries = [_random_query(rng, rng.choice(kinds), n, config.value) for _ in range(q)]
+        queries = [_random_query(rng, rng.choice(kinds), a, config.value) for _ in range(q)]
         if not any(query[0] in PRINTING for query in queries):
-            queries.append(_random_query(rng, printing[0], n, config.value))
+            queries.append(_random_query(rng, printing[0], a, config.value))
         lines = [f"{n} {len(queries)}", " ".join(map(str, a))]
         lines += [" ".join([words[query[0]], *map(str, query[1:])]) for query in queries]
         tests.append({"stdin": "\n".join(lines) + "\n", "stdout": "\n".join(_run_queries()(a, queries)) + "\n"})
@@ -163,6 +173,8 @@ def _queries(
         if all(_run_queries()(a, [q for q in queries if q[0] != kind]) == _run_queries()(a, queries)
                for a, queries in cases):
             return None
+    if "count" in kinds and all(_run_queries(COUNT_SLIP)(a, queries) == _run_queries()(a, queries) for a, queries in cases):
+        return None  # counting ">= x" passed 58-95% of problems with a count query: a test must tell it apart
     described = "\n".join("- " + KINDS[k][2].format(w=words[k]) for k in kinds)
     text = (
         "Write a Python program that reads from standard input an array a[1..n] of integers and a list of "
