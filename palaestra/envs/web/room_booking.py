@@ -14,27 +14,41 @@ wrong (v1 took it, and it scored the fifth of problems on the ``none`` side with
 Judged on the answer (the confirmation code the site gave, or ``none`` and its room) and the final records (the one
 booking the policy requires, or none at all). Near misses in every draw: cheaper rooms of the city taken
 on one night of the stay, or in hotels with too few stars; rooms of other cities besides. Every city has
-five hotels or more. The answer's rank by price in its city is drawn uniformly from 1 (2 in a city of 7 rooms or
-more) to the third-priciest, so that no rank pays (v3 drew ranks 2-4 among 2-4 rooms at level 0: the priciest room
-of the city was right in 87%, the third-cheapest in 61%; now no rank is right in more than ~16% at any level). The
-rooms cheaper than the answer hold one free every night in a hotel just short of the stars and one of enough stars
-taken one night (where the answer is second-cheapest, one of the two at random): booking the cheapest free room,
-stars unread, or the cheapest of enough stars, nights unread, is right in under 1% (v3: 22-27% at level 0; v2 left
-the traps to chance: 72-79%). The policy asks 2, 3 or 4 stars (a hotel just short of 2 has 1 star); the answer's
-hotel mostly has just the stars asked, and above it the city's other hotels hold rooms free for the stay at 0 to 3
-higher ratings (ABOVE_COUNTS), so the answer's hotel is the best-rated one with a free room in 0.24-0.30 of the
-problems, the second-rated in 0.23-0.30, the third in 0.26-0.33 (500 seeds a level; v4 as first changed this
-session, with three hotels a city and a threshold of up to 5: 0.70-0.79 and 0.21-0.28). A fixed star threshold,
-the stated one unread (the cheapest free room of 2, 3, 4 or 5 stars and up), is right in 0.30-0.43 (then: 0.32-0.41):
-it is right whenever it equals the asked one, a third of the problems. Reading "at least" as "exactly" is right in
-~0.9 (then ~0.95); raising the answer's hotel above the threshold more often trades it against the fixed thresholds,
-and each rule still reads the prices and the free nights of every room. The budget
-is short of the cheapest allowed stay in 40% of the problems (v3: a fifth, and the right room booked, the budget
-unread, was right in 80%). The difficulty is the city's rooms, the stay's nights and the cheaper near misses.
+five hotels or more. The answer's rank by price in its city is drawn uniformly from the fourth-cheapest to the
+fourth-priciest, so that no rank pays (v3 drew ranks 2-4 among 2-4 rooms at level 0: the priciest room of the city was
+right in 87%, the third-cheapest in 61%; v4 drew from the third-cheapest, and no rank was right in more than ~16%; v5:
+the fourth- or fifth-cheapest in at most ~0.25, at levels 0-1, as three cheaper rooms at least hold the near misses
+below). The rooms cheaper than the answer hold 1 to 4 free every night in hotels of too few stars (one just short),
+as many as the cheaper rooms allow and mostly more than one, and the others of enough stars taken one night (one at
+least): booking
+the cheapest free room, stars unread, or the cheapest of enough stars, nights unread, is never right (v3: 22-27% at
+level 0; v2 left the traps to chance: 72-79%), and the second, third or fourth free room, stars unread, is right in
+at most ~0.36 (v4 left one free room of too few stars in about half the problems: the second free room was right in
+0.40-0.55), the second or third of enough stars, nights unread, in at most ~0.36.
 
-Generation speed: about 700 problems/s at level 4 on this 2-core machine (1,250 with three hotels a city), under the
-1,000 mark. Each problem builds a whole booking site: cities, five or more hotels a city and their rooms, each room with its own page and a month of
-free nights drawn night by night, and cheaper rooms adjusted to fail the policy so the answer is unique;
+The policy asks 2, 3 or 4 stars (a hotel just short of 2 has 1 star), at odds 4:2:3; the answer's hotel has just the
+stars asked or one more, at even odds whatever is asked (v4: just the stars asked at odds 0.85 below 4 asked, always at
+4, and reading "at least" as "exactly" was right in 0.90-0.95 of 300 seeds a level). Reading "at least" as "exactly"
+and as "more than" are right in complementary problems, so one half is the least the better of the two can score:
+each is right in 0.45-0.55 of 300 seeds a level (levels 0-4, two seed ranges), and the better of the two chosen for
+each threshold asked in 0.52-0.56. A fixed star threshold t, the stated one unread (the cheapest free room of t stars
+and up), is right when t is asked or above it up to the answer's stars: 2 stars and up in 0.42-0.49, 3 in 0.42-0.48,
+4 in 0.38-0.47, 5 in 0.13-0.20 (v4: 0.28-0.46; even odds of the asked stars would leave 3 and 4 at one half). Where the
+answer's hotel has one star more than asked, a decoy hotel of just the stars asked has a pricier room free for the
+stay, so the lowest rating of enough stars with a free room is right in 0.45-0.55 (v4: 0.92-0.97). Above the answer's
+hotel the city's other hotels hold rooms free for the stay at 0 to 3 higher ratings (ABOVE_COUNTS), so the answer's
+hotel is the best-rated one with a free room in 0.21-0.28 of the problems, the second-rated in 0.22-0.31, the third
+in 0.21-0.28, the fourth in 0.20-0.27 (v4: 0.25-0.28, 0.20-0.32, 0.27-0.34, 0.14-0.21). Left: the answer's hotel
+never has more than one star above the asked, so reading "at least X" as "X or X+1 stars" is always right (v4:
+0.93-0.96); that reading saves no work, as it reads every rating and the free nights like the policy. The budget
+is short of the cheapest allowed stay in 40% of the problems (v3: a fifth, and the right room booked, the budget
+unread, was right in 80%; now 0.57-0.63). The difficulty is the city's rooms, the stay's nights and the cheaper near
+misses.
+
+Generation speed (v4; v5 about the same, 3-4 ms of CPU a problem at level 4): about 700 problems/s at level 4 on
+this 2-core machine (1,250 with three hotels a city), under the 1,000 mark. Each problem builds a whole booking site:
+cities, five or more hotels a city and their rooms, each room with its own page and a month of free nights drawn night
+by night, and cheaper rooms adjusted to fail the policy so the answer is unique;
 building those pages is nearly all the time, and they are what the model navigates.
 """
 
@@ -62,15 +76,26 @@ NONE_EXAMPLE = "none: /r/k3x9qd"  # fixed placeholder: the page path of a room
 PROOF_MARKS = ":;,-\u2013\u2014(" + "\u00a0 "  # what may stand between "none" and its room
 ROOMS = ("single", "double", "twin", "suite", "studio", "family room")
 EXAMPLE = "BK00000"
-TWO_TRAPS_FROM = 7  # city rooms from which the answer always has 2+ cheaper near misses (below it, 1+)
+LEAST_CHEAPER = 3  # rooms of the city priced below the answer, at least (v4: 2 in a city of 7 rooms or more, and a
+# city has 10 or more: with 2, one room free of too few stars and one of enough stars taken a night were the only ones
+# below the answer, and the second-cheapest free room, stars unread, was right)
 STAR_THRESHOLDS = (2, 3, 4)  # the policy's least stars (v4 before this session's second change: 3-5; a threshold of 5
 # made the best-rated hotel's cheapest free room the answer)
-EXACT_STARS_SHARE = 0.85  # below a threshold of 4, the answer's hotel has just the stars asked at these odds (else more)
-# How many higher ratings than the answer's hotel's (2, 3 or 4 stars) a hotel with a room free for the stay holds: the
-# weights of 0, 1, 2, 3, so the answer's hotel is the best-rated, second-, third- or fourth-rated with a free room in
-# about 0.27, 0.27, 0.28 and 0.18 of the problems (with EXACT_STARS_SHARE and the thresholds drawn evenly).
-ABOVE_COUNTS = {2: (0, 0, 0.3, 0.7), 3: (0.05, 0.25, 0.7), 4: (0.5, 0.5), 5: (1,)}
-PRICIER = 2  # rooms of the city priced above the answer, at least (they hold the better-rated hotels' free rooms)
+THRESHOLD_WEIGHTS = (4, 2, 3)  # v5: the odds of 2, 3 and 4 stars asked (v4: even), so that no fixed threshold, the
+# asked one unread, is right in more than 4/9 (t = 2: when 2 is asked; t = 3: 3 asked, or 2 asked and the answer's hotel
+# has 3; t = 4: 4 asked, or 3 asked and the answer's hotel has 4); even odds would leave t = 3 and t = 4 at 1/2
+EXACT_STARS_SHARE = 0.5  # v5: the answer's hotel has just the stars asked at these odds, else one more, whatever is
+# asked (v4: 0.85 below 4 stars asked and always at 4, so reading "at least" as "exactly" was right in ~0.9); "exactly"
+# and "more than" are right in complementary problems, so one half is the least the better of the two can score
+# How many higher ratings than the answer's hotel's (2-5 stars) a hotel with a room free for the stay holds: the
+# weights of 0, 1, 2, 3, so that the answer's hotel is the best-, second-, third- or fourth-rated with a free room in
+# about 0.25, 0.28, 0.25 and 0.22 of the problems (v4: 0.27, 0.27, 0.28, 0.18), and at 4 stars always has a free
+# room of 5 above it (at 4 stars asked, "the best-rated hotel" is right when the answer's hotel has 5, half the time)
+ABOVE_COUNTS = {2: (0, 0, 0, 1), 3: (0.25, 0, 0.75), 4: (0, 1), 5: (1,)}
+FREE_SHORT = (2, 3, 6, 8)  # v5: the weights of 1, 2, 3 or 4 rooms cheaper than the answer, of too few stars, free for
+# the stay, among as many as the cheaper rooms allow (the larger counts weigh more, as the cheaper rooms are often few)
+PRICIER = 3  # rooms of the city priced above the answer, at least (they hold the better-rated hotels' free rooms
+# and the decoy's; v4: 2)
 
 
 def _money(cents: int) -> str:
@@ -89,7 +114,9 @@ class RoomBooking(WebTask):
     description = "Book the cheapest room a travel policy allows (stars, free nights, budget) on a booking site, or none."
     tags = ("web", "navigation", "forms", "policy", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow", "fill_and_submit")
-    version = 4  # v4: the answer's rank by price drawn from 1-2 to the third-priciest; 5+ hotels a city; the answer's
+    version = 5  # v5: the answer's hotel at the stars asked or one more, even odds at every threshold (2, 3, 4 stars
+    # asked at odds 4:2:3), a decoy of enough stars below it, 1-4 cheaper free rooms of too few stars, 3+ rooms cheaper
+    # v4: the answer's rank by price drawn from 1-2 to the third-priciest; 5+ hotels a city; the answer's
     # hotel mostly at the stars asked (2-4, v3: 3-4), others at 0-3 higher ratings with free rooms; none within budget
     # in 40%
     # v3: a cheaper free room of too few stars and a cheaper one of enough stars in most draws
@@ -109,7 +136,7 @@ class RoomBooking(WebTask):
         # left the cheapest free room of the best-rated hotel right in 84-92%; three still left it 0.70-0.79), so the
         # answer's hotel can have up to three better-rated ones with free rooms, and ten rooms or more
         Config(2, (5, 6), (2, 2), (1, 2), 4),
-        Config(2, (5, 6), (2, 2), (2, 3), 5),
+        Config(2, (5, 6), (2, 2), (2, 4), 5),  # v5: stays of 2-4 nights (v4: 2-3)
         Config(3, (5, 6), (2, 3), (2, 4), 6),
         Config(3, (5, 6), (2, 3), (3, 5), 7),
         Config(4, (5, 7), (3, 4), (3, 6), 8),
@@ -122,7 +149,7 @@ class RoomBooking(WebTask):
         nights = rng.randint(*config.nights)
         check_in = (MONTH_START + timedelta(days=rng.randrange(DAYS - nights))).isoformat()
         stay = _stay(check_in, nights)
-        min_stars = rng.choice(STAR_THRESHOLDS)
+        min_stars = rng.choices(STAR_THRESHOLDS, THRESHOLD_WEIGHTS)[0]
         rooms: dict[str, dict[str, Any]] = {}  # room page path -> room record
         routes: dict[str, list[str]] = {}
         city_rooms: list[str] = []
@@ -150,12 +177,12 @@ class RoomBooking(WebTask):
                 pages[hotel_path] = page(f"{hotel} ({stars} stars)", [f"{hotel} in {city}."], links, table)
             if index == 0:
                 asked_city = city
-        # The answer: a room of the asked city at a rank by price drawn uniformly from 1 (2 in a city of
-        # TWO_TRAPS_FROM rooms or more) to the priciest; every cheaper one fails the policy. v3 drew ranks 2-4, and
+        # The answer: a room of the asked city at a rank by price drawn uniformly from LEAST_CHEAPER to the
+        # PRICIER+1-th priciest; every cheaper one fails the policy. v3 drew ranks 2-4, and
         # the third-cheapest room (the priciest where fewer) was right in 61-88% at level 0 and 36-44% above. The
         # rooms priced below it are chosen so that the near misses fit (_cheaper_rooms).
         prices = sorted(rng.sample(range(4000, 40_000, 50), len(city_rooms)))
-        rank = rng.randint(1 if len(city_rooms) < TWO_TRAPS_FROM else 2, len(city_rooms) - 1 - PRICIER)
+        rank = rng.randint(LEAST_CHEAPER, len(city_rooms) - 1 - PRICIER)
         best = rng.choice(city_rooms)
         cheaper = _cheaper_rooms(rng, rooms, city_rooms, best, rank)
         rest = [path for path in city_rooms if path != best and path not in cheaper]
@@ -163,18 +190,14 @@ class RoomBooking(WebTask):
         for path, price in zip([*cheaper, best, *rest], prices):
             rooms[path]["price"] = price
         ranked = sorted(city_rooms, key=lambda p: rooms[p]["price"])
-        exact = min_stars == 4 or rng.random() < EXACT_STARS_SHARE
-        stars = min_stars if exact else rng.randint(min_stars + 1, 5)
+        stars = min_stars if rng.random() < EXACT_STARS_SHARE else min_stars + 1
         for room in rooms.values():
             if room["hotel_path"] == rooms[best]["hotel_path"]:
                 room["stars"] = stars
         rooms[best]["free"] = sorted(set(rooms[best]["free"]) | set(stay))
         self._near_misses(rng, rooms, ranked[:ranked.index(best)], rooms[best]["hotel_path"], min_stars, stay)
-        self._spread_stars(rng, rooms, city_rooms, best, min_stars, stay)
-        for path in [p for p in city_rooms if rooms[p]["price"] < rooms[best]["price"]]:
-            if rooms[path]["stars"] >= min_stars and set(stay) <= set(rooms[path]["free"]):
-                taken = rng.choice(stay)
-                rooms[path]["free"] = [night for night in rooms[path]["free"] if night != taken]
+        hosts = self._spread_stars(rng, rooms, city_rooms, best, min_stars, stay)
+        self._free_short(rng, rooms, city_rooms, best, min_stars, stay, hosts)
         for path, room in rooms.items():  # the pages, now the rooms are final
             hotel_page = pages[room["hotel_path"]]
             hotel_page["title"] = f"{room['hotel']} ({room['stars']} stars)"
@@ -252,7 +275,9 @@ class RoomBooking(WebTask):
         rooms = data["records"]["rooms"]
         best = data["route"][-1]
         cheaper = sum(rooms[p]["price"] < rooms[best]["price"] for p in data["city_rooms"])
-        return len(data["city_rooms"]) / 2 + data["nights"] / 2 + cheaper
+        # v5: a night weighs 1 (v4: 1/2): every candidate room's free nights are checked night by night, and levels 0-1
+        # and 2-3 differ by their nights alone (their means crossed on the kit's seeds)
+        return len(data["city_rooms"]) / 2 + data["nights"] + cheaper
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         said_none = read_answer(answer, _read_none)
@@ -298,46 +323,109 @@ class RoomBooking(WebTask):
             self._set_stars(rooms, rooms[raised]["hotel_path"], rng.randint(min_stars, 5))
 
     def _spread_stars(self, rng: random.Random, rooms: dict[str, dict[str, Any]], city_rooms: list[str], best: str,
-                      min_stars: int, stay: list[str]) -> None:
-        """Rate the city's other hotels (all but the answer's and those holding a cheaper room of too few stars, so no
-        near miss changes) so that the answer's hotel is rarely the best-rated or the second-rated one with a room free
-        for the stay: above the answer's hotel, one hotel at each of as many higher ratings as ABOVE_COUNTS draws, with
-        a pricier room made free for the stay. The other hotels get a
-        rating of enough stars that adds no new one above the answer's. v4 (three hotels a city, others raised at odds
-        0.6) left the cheapest free room of the best-rated hotel right in 0.73 of level 0, of the second-rated in 0.26."""
+                      min_stars: int, stay: list[str]) -> set[str]:
+        """Rate the city's other hotels so that no rank among the ratings with a room free for the stay finds the
+        answer's hotel, nor the lowest rating of enough stars: above the answer's hotel, one hotel at each of as many
+        higher ratings as ABOVE_COUNTS draws, and below it (where it has more stars than asked) a decoy of enough stars,
+        each with a pricier room made free for the stay. Those hotels are drawn first among the hotels holding no
+        cheaper room of too few stars, then among those whose cheaper rooms of too few stars are taken on a night of
+        the stay (no near miss changes), then among the other near misses of too few stars (one just short is kept).
+        The other hotels get a rating of enough stars that adds none above the answer's. v4 (three hotels a city, others
+        raised at odds 0.6) left the cheapest free room of the best-rated hotel right in 0.73 of level 0, of the
+        second-rated in 0.26; v5 adds the decoy (without it, "the lowest rating of enough stars with a free room" was
+        right in 0.92-0.97) and no longer drops a drawn rating when the hotels free to rate hold too few pricier rooms
+        (3-5% of problems in v4). Returns the hotels rated above the answer's and the decoy's."""
         hotel = rooms[best]["hotel_path"]
         price, stars = rooms[best]["price"], rooms[best]["stars"]
-        fixed = {rooms[p]["hotel_path"] for p in city_rooms if rooms[p]["price"] < price and rooms[p]["stars"] < min_stars}
-        settable = sorted({rooms[p]["hotel_path"] for p in city_rooms} - fixed - {hotel})
-        rng.shuffle(settable)
         weights = ABOVE_COUNTS[stars]
-        above = sorted(rng.sample(range(stars + 1, 6), rng.choices(range(len(weights)), weights)[0]))
+        levels = sorted(rng.sample(range(stars + 1, 6), rng.choices(range(len(weights)), weights)[0]))
+        levels += [rng.randint(min_stars, stars - 1)] if stars > min_stars else []  # the decoy
+        hotels = sorted({rooms[p]["hotel_path"] for p in city_rooms})
+        low = [p for p in city_rooms if rooms[p]["price"] < price and rooms[p]["stars"] < min_stars]
+        free_low = [p for p in low if set(stay) <= set(rooms[p]["free"])]
+        traps = {rooms[p]["hotel_path"] for p in free_low}  # near misses of too few stars
+        short_by_one = sorted({rooms[p]["hotel_path"] for p in free_low if rooms[p]["stars"] == min_stars - 1})
+        kept = {rng.choice(short_by_one)} if short_by_one else traps  # the near miss just short, never rated anew
+        settable = [h for h in hotels if h != hotel and h not in {rooms[p]["hotel_path"] for p in low}]
+        spare = [h for h in hotels if h != hotel and h not in settable and h not in traps]
+        drafted = sorted(traps - kept)
+        for group in (settable, spare, drafted):
+            rng.shuffle(group)
+        cheap_hotels = {rooms[p]["hotel_path"] for p in city_rooms if rooms[p]["price"] < price}
+        settable.sort(key=lambda h: h in cheap_hotels)  # hotels with no cheaper room first: the others may go below
+        candidates = settable + spare + drafted
         pricier = {h: [p for p in city_rooms if rooms[p]["hotel_path"] == h and rooms[p]["price"] > price]
-                   for h in settable}
-        needy = [h for h in settable if not pricier[h]]
-        for short in needy[:max(0, len(above) - len(settable) + len(needy))]:
-            # too few hotels have a room above the answer's price: one swaps a cheaper room's price with a spare pricier
-            # room of the answer's hotel or of a hotel with two; both hotels have enough stars, so the room now cheaper
-            # is taken one night by the caller (a near miss like the one it replaces)
-            donors = [p for p in city_rooms if rooms[p]["price"] > price and rooms[p]["hotel_path"] not in fixed
-                      and (rooms[p]["hotel_path"] == hotel or len(pricier[rooms[p]["hotel_path"]]) > 1)]
+                   for h in hotels}
+        hosts = [h for h in candidates if pricier[h]][:len(levels)]
+        for short in [h for h in candidates if not pricier[h]][:len(levels) - len(hosts)]:
+            # too few candidates have a room above the answer's price: one swaps a cheaper room's price with a spare
+            # pricier room (of a hotel that is no host or has two); the room now cheaper is a near miss of whatever
+            # stars its hotel ends with (of enough stars, the caller takes one night of its stay)
+            donors = [p for h in hotels if h not in hosts or len(pricier[h]) > 1 for p in pricier[h]]
             if not donors:
                 break
             donor, lent = rng.choice(donors), rng.choice([p for p in city_rooms if rooms[p]["hotel_path"] == short])
             rooms[donor]["price"], rooms[lent]["price"] = rooms[lent]["price"], rooms[donor]["price"]
-            if rooms[donor]["hotel_path"] != hotel:
-                pricier[rooms[donor]["hotel_path"]].remove(donor)
+            pricier[rooms[donor]["hotel_path"]].remove(donor)
             pricier[short] = [lent]
-        hosts = [h for h in settable if pricier[h]]
-        for level, host in zip(above, hosts):
+            hosts.append(short)
+        for level, host in zip(levels, hosts):
             self._set_stars(rooms, host, level)
             room = rooms[rng.choice(pricier[host])]
             room["free"] = sorted(set(room["free"]) | set(stay))
-        taken = set(hosts[:len(above)])
-        shown = sorted({rooms[p]["stars"] for p in city_rooms if rooms[p]["hotel_path"] in taken})
+        shown = sorted(set(levels[:len(hosts)]))
         for other in settable:
-            if other not in taken:
+            if other not in hosts:
                 self._set_stars(rooms, other, rng.choice(list(range(min_stars, stars + 1)) + shown))
+        return set(hosts[:len(levels)])
+
+    def _free_short(self, rng: random.Random, rooms: dict[str, dict[str, Any]], city_rooms: list[str], best: str,
+                    min_stars: int, stay: list[str], hosts: set[str]) -> None:
+        """Leave free for the stay, among the rooms cheaper than the answer, as many of too few stars as FREE_SHORT
+        draws (one of them just short of the stars asked), rating other hotels below the stars asked where too few rooms
+        are, and take one night of the stay from every other cheaper room: the cheapest free room, stars unread, is
+        never the answer, and neither is the second or the third as a rule (v4 left one such room free in about half
+        the problems, and the second-cheapest free room, stars unread, was right in 0.40-0.55). A cheaper room of
+        enough stars stays (one night taken), so that the cheapest room of enough stars, nights unread, is never
+        right."""
+        hotel = rooms[best]["hotel_path"]
+        cheaper = [p for p in city_rooms if rooms[p]["price"] < rooms[best]["price"]]
+        held = {rooms[p]["hotel_path"]: [q for q in cheaper if rooms[q]["hotel_path"] == rooms[p]["hotel_path"]]
+                for p in cheaper}
+        lowerable = sorted(h for h in held if h not in hosts and h != hotel and rooms[held[h][0]]["stars"] >= min_stars)
+        rng.shuffle(lowerable)
+        count = sum(rooms[p]["stars"] < min_stars for p in cheaper)
+        enough = len(cheaper) - count  # cheaper rooms of enough stars: one stays
+        lowered = []
+        for other in lowerable:
+            if count >= len(FREE_SHORT):
+                break
+            if enough > len(held[other]):
+                lowered.append(other)
+                count += len(held[other])
+                enough -= len(held[other])
+        most = max(1, min(count, len(FREE_SHORT)))
+        wanted = rng.choices(range(1, most + 1), FREE_SHORT[:most])[0]
+        count = sum(rooms[p]["stars"] < min_stars for p in cheaper)
+        for other in lowered:
+            if count >= wanted:
+                break
+            self._set_stars(rooms, other, rng.randint(max(1, min_stars - 2), min_stars - 1))
+            count += len(held[other])
+        short = [p for p in cheaper if rooms[p]["stars"] < min_stars]
+        just = [p for p in short if rooms[p]["stars"] == min_stars - 1 and set(stay) <= set(rooms[p]["free"])]
+        free: set[str] = set()
+        if short:
+            kept = rng.choice(just or short)
+            self._set_stars(rooms, rooms[kept]["hotel_path"], min_stars - 1)
+            left = [p for p in short if p != kept]
+            free = {kept, *rng.sample(left, min(len(left), wanted - 1))}
+        for path in cheaper:
+            if path in free:
+                rooms[path]["free"] = sorted(set(rooms[path]["free"]) | set(stay))
+            elif set(stay) <= set(rooms[path]["free"]):
+                taken = rng.choice(stay)
+                rooms[path]["free"] = [night for night in rooms[path]["free"] if night != taken]
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
