@@ -77,7 +77,7 @@ def read_exit(text: str) -> tuple[str, int] | None:
     for word in words.split():
         if word in SIDES:
             sides.append(word)
-        elif word.isdigit() and len(word) <= 4:
+        elif word.isdecimal() and len(word) <= 4:  # '³' and '①' pass isdigit() but int() raises on them
             numbers.append(int(word))
         elif word not in FILLERS:
             return None
