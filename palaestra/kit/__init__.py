@@ -237,6 +237,12 @@ def check_spellings_accepted(env_id: str, s: Settings) -> str:
     return f"{accepted} alternative spellings accepted"
 
 
+# Characters str.isdigit() calls digits and int() refuses: a reader that tests with one and converts with the other
+# raises, and a verdict that failed to judge is left out of training rather than scored 0 (spatial/mirror_paths read
+# "right ³" so until round 3's twenty-ninth session). The reference with its digits so written must be judged.
+ODD_DIGITS = ("³", "①")
+
+
 def check_hostile(env_id: str, s: Settings) -> str:
     source = make_source(env_id)
     env = make(env_id)
@@ -262,6 +268,13 @@ def check_hostile(env_id: str, s: Settings) -> str:
                 slowest = max(slowest, cpu_seconds() - start)
                 _require(isinstance(obs, str) and 0.0 <= reward <= 1.0, "step returned a bad observation or reward")
                 _require(reward < 1.0, f"hostile answer {answer[:40]!r} earned reward {reward}")
+        if isinstance(source, Task) and problem.answer and not getattr(source, "toolchains", ()):
+            for odd in ODD_DIGITS:
+                answer = "".join(odd if "0" <= ch <= "9" else ch for ch in problem.answer)
+                if answer != problem.answer:
+                    v = source.verify(problem, answer)
+                    _require(v.error is None, f"the reference with its digits written {odd!r} ({answer[:40]!r}) made "
+                                              f"the verifier fail: {v.error}")
     _require(slowest <= s.verify_seconds,
              f"slowest hostile answer took {slowest:.2f} s of CPU (bound {s.verify_seconds} s)")
     return f"slowest {slowest * 1000:.1f} ms of CPU"

@@ -93,7 +93,7 @@ def _scan(s: str, start: int, depth: int) -> tuple[Counter[str], int] | None:
         else:
             return None
         digits_end = i
-        while digits_end < len(s) and s[digits_end].isdigit() and digits_end - i < 5:
+        while digits_end < len(s) and s[digits_end].isdecimal() and digits_end - i < 5:  # what int() reads
             digits_end += 1
         count = int(s[i:digits_end]) if digits_end > i else 1
         if count == 0 or count >= MAX_COUNT or (digits_end > i and s[i] == "0"):
@@ -361,9 +361,9 @@ def _charge_value(text: str) -> int | None:
     s = text.strip().replace("−", "-")
     if not s or len(s) > 3:
         return None
-    if s[0] in "+-" and (len(s) == 1 or s[1:].isdigit()):
+    if s[0] in "+-" and (len(s) == 1 or s[1:].isdecimal()):  # isdigit() holds for "³", which int() refuses
         magnitude, sign = (int(s[1:]) if len(s) > 1 else 1), s[0]
-    elif s[-1] in "+-" and (len(s) == 1 or s[:-1].isdigit()):
+    elif s[-1] in "+-" and (len(s) == 1 or s[:-1].isdecimal()):
         magnitude, sign = (int(s[:-1]) if len(s) > 1 else 1), s[-1]
     else:
         return None

@@ -394,7 +394,7 @@ def _read_elements(value: str) -> list[int] | None:
     if body is None:
         return None
     tokens = [t for t in re.split(r"[,\s]+", body) if t]
-    if not all(t.isdigit() and len(t) <= 3 for t in tokens):
+    if not all(t.isdecimal() and len(t) <= 3 for t in tokens):  # isdigit() holds for "³", which int() refuses
         return None
     return sorted(set(map(int, tokens)))
 

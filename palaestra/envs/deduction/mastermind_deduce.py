@@ -110,7 +110,7 @@ def _read_code(text: str, length: int, digits: int) -> list[int] | None:
     if len(body) > 4 * length + 10:
         return None
     compact = _SEPARATORS.sub("", body)
-    if len(compact) != length or not compact.isdigit():
+    if len(compact) != length or not compact.isdecimal():  # isdigit() holds for "³", which int() refuses
         return None
     code = [int(ch) for ch in compact]
     return code if all(1 <= d <= digits for d in code) else None
