@@ -10,12 +10,11 @@ rental with every must-have. The prompt states this rule; the weights and must-h
 the model must find out. Each turn the model writes one command:
 
 - ``ask ATTRIBUTE`` (``ask price``, ``ask pool``): the user says how much it cares;
-- ``compare B D``: the user says which of two rentals it prefers;
 - ``recommend C``: ends the episode; reward 1 when C is the user's favourite.
 
 An unreadable command costs a turn. The favourite is unique with a clear margin, never the
-best on every attribute alone, and the turn budget is at most the number of attributes plus one
-(below it at levels 1 and 2), so the model must choose its questions or ask each preference and
+best on every attribute alone, and the turn budget is at least the number of attributes plus one
+(equal to it at levels 1, 2 and 4), so the model must choose its questions or ask each preference and
 do the arithmetic. The oracle knows the user and
 recommends the favourite at once. The honest player (:meth:`PreferenceElicitation.honest_move`)
 keeps every user the answers allow and asks the question whose worst answer leaves the fewest
@@ -30,6 +29,12 @@ kept only when no recommendation at turn one wins more than chance plus ``BLIND_
 favourite is likelier than one in the number of rentals is redrawn in proportion. The Bayes guess now wins 0.34,
 0.21 and 0.13 at levels 0, 2 and 4. The flatter tables need more questions: the budgets of levels 2 to 4 grew
 to 6, 8 and 8 turns, the most the honest player needed over 300 seeds per level.
+
+Version 4 (red team, round 3 session 29): a third command, ``compare X Y``, had the user say which of two
+rentals it prefers, so a knockout (compare the winner so far with the next rental; recommend the last winner)
+found the favourite without reading the rule or asking a preference: it won 1.00, 0.81, 0.74, 0.77 and 0.71 of
+levels 0-4 (100 games each; chance 0.25 to 0.08), as the budget covers most of the table's rentals. The user
+now answers only ``ask``; ``compare`` is refused like any unreadable command, and the honest player asks only.
 
 Levels add rentals and attributes and cut the budget. The difficulty measure is the number of
 rentals times attributes, per turn of the budget.
@@ -71,7 +76,7 @@ class PreferenceElicitation(MultiTurnTask):
     description = "Find a simulated user's favourite rental by asking about its hidden weights and must-haves."
     tags = ("interactive", "multi-turn", "dialogue", "user-simulation")
     hidden_information = True
-    version = 3
+    version = 4  # v4: no compare command (a knockout of compares found the favourite without the rule)
     public_keys = ("labels", "numeric", "features", "rentals")  # the prompt's table
 
     @dataclass(frozen=True)
@@ -138,7 +143,7 @@ class PreferenceElicitation(MultiTurnTask):
             f"higher rating and size are better). Some of the features ({', '.join(features)}) may be must-haves. "
             "Its favourite is the highest-scoring rental with every must-have.\n\n"
             "Each turn, write one command: ask ATTRIBUTE (e.g. ask price) to hear how much the user cares about it, "
-            "compare X Y (e.g. compare A B) to hear which of two rentals it prefers, or recommend X to make your "
+            "or recommend X to make your "
             f"final recommendation. You have {config.turns} turns; an unreadable command costs a turn."
         )
         return Problem(prompt=prompt, answer=labels[data["favourite"]], data=data)
@@ -160,7 +165,7 @@ class PreferenceElicitation(MultiTurnTask):
         data = problem.data
         command = read_command(move, lambda words: _parse(words, data), articles=True)  # "A" is a rental here
         if command is None:
-            why = "write ask ATTRIBUTE, compare X Y or recommend X"
+            why = "write ask ATTRIBUTE or recommend X"
             return Outcome.invalid(state, why, "command")
         verb = command[0]
         labels = data["labels"]
@@ -170,7 +175,7 @@ class PreferenceElicitation(MultiTurnTask):
                 return Outcome(state, Verdict.right(), f"The user loves {command[1]}: it is their favourite!", True)
             return Outcome(state, Verdict.wrong("not the favourite"),
                            f"The user is not happy: it preferred {labels[data['favourite']]}.", True)
-        return Outcome(state, Verdict.wrong("asked" if verb == "ask" else "compared"), _reply(data, command))
+        return Outcome(state, Verdict.wrong("asked"), _reply(data, command))
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return f"recommend {problem.answer}"
@@ -181,38 +186,29 @@ class PreferenceElicitation(MultiTurnTask):
         base = {key: view.public[key] for key in ("labels", "numeric", "features", "rentals")}
         labels, numeric, features, rentals = base["labels"], base["numeric"], base["features"], base["rentals"]
         w, n, favourite, _ = _users(base)
-        positions = np.array([[_position(base, i, a) for a in numeric] for i in range(len(rentals))])
         has = np.array([[rentals[i][f] for f in features] for i in range(len(rentals))], dtype=bool)
-        scores = w @ positions.T  # users x rentals
         acceptable = ~(n[:, None, :] & ~has[None, :, :]).any(axis=2)  # users x rentals
-        rank = acceptable * 1000.0 + scores - np.arange(len(rentals))[None, :] * 1e-6
         alive = acceptable.any(axis=1)
 
         def reply(question: tuple[str, ...]) -> np.ndarray:
-            if question[0] == "ask":
-                attribute = question[1]
-                if attribute in features:
-                    return n[:, features.index(attribute)].astype(int)
-                return w[:, numeric.index(attribute)]
-            a, b = labels.index(question[1]), labels.index(question[2])
-            return (rank[:, b] > rank[:, a]).astype(int)
+            attribute = question[1]
+            if attribute in features:
+                return n[:, features.index(attribute)].astype(int)
+            return w[:, numeric.index(attribute)]
 
         for move, observation in view.history:
             question = read_command(move, lambda words: _parse(words, base), articles=True)
             if not question or question[0] == "recommend" or not observation.startswith("The user says"):
                 continue
-            if question[0] == "ask" and question[1] in features:
+            if question[1] in features:
                 heard = int(observation.startswith('The user says: "I must'))
-            elif question[0] == "ask":
-                heard = int(observation.split("(weight ")[1][0])
             else:
-                heard = int(observation.endswith(f'I prefer {question[2]}."'))
+                heard = int(observation.split("(weight ")[1][0])
             alive &= reply(question) == heard
         left = set(favourite[alive].tolist())
         if len(left) <= 1:
             return f"recommend {labels[left.pop() if left else 0]}"
-        questions = [("ask", a) for a in (*numeric, *features)]
-        questions += [("compare", x, y) for x, y in itertools.combinations(labels, 2)]
+        questions: list[tuple[str, ...]] = [("ask", a) for a in (*numeric, *features)]
 
         def worst(question: tuple[str, ...]) -> tuple[int, int]:
             answers = reply(question)[alive]
@@ -263,21 +259,16 @@ def _users(base: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
 
 
 def _reply(data: dict[str, Any], question: tuple[str, ...]) -> str:
-    """What a user with ``data``'s weights and must-haves says to an ask or compare question (as ``play`` does)."""
-    if question[0] == "ask":
-        attribute = question[1]
-        if attribute in data["features"]:
-            need = data["needs"][attribute]
-            said = (f"I must have {_feature_text(attribute)}." if need
-                    else f"{_feature_text(attribute).capitalize()} does not matter to me.")
-        else:
-            weight = data["weights"][attribute]
-            said = f"I care about {attribute} {WEIGHT_WORDS[weight]} (weight {weight})."
-        return f'The user says: "{said}"'
-    labels = data["labels"]
-    first, second = labels.index(question[1]), labels.index(question[2])
-    better = max((first, second), key=lambda i: (_acceptable(data, i), _score(data, i), -i))
-    return f'The user says: "I prefer {labels[better]}."'
+    """What a user with ``data``'s weights and must-haves says to an ask question (as ``play`` does)."""
+    attribute = question[1]
+    if attribute in data["features"]:
+        need = data["needs"][attribute]
+        said = (f"I must have {_feature_text(attribute)}." if need
+                else f"{_feature_text(attribute).capitalize()} does not matter to me.")
+    else:
+        weight = data["weights"][attribute]
+        said = f"I care about {attribute} {WEIGHT_WORDS[weight]} (weight {weight})."
+    return f'The user says: "{said}"'
 
 
 def _value_text(attribute: str, value: int) -> str:
@@ -319,7 +310,7 @@ def _parse(words: list[str], data: dict[str, Any]) -> tuple[str, ...] | None:
     if not words:
         return None
     verb = {"ask": "ask", "recommend": "recommend", "choose": "recommend", "pick": "recommend",
-            "recommendation": "recommend", "compare": "compare"}.get(words[0])
+            "recommendation": "recommend"}.get(words[0])
     rest = [w for w in words[1:] if w not in ("about", "rental", "and", "with", "vs", "versus", "the", "rentals", "an")]
     if verb == "recommend" and rest[:1] == ["is"]:
         rest = rest[1:]
@@ -330,6 +321,4 @@ def _parse(words: list[str], data: dict[str, Any]) -> tuple[str, ...] | None:
         return ("ask", attribute) if attribute in (*data["numeric"], *data["features"]) else None
     if verb == "recommend" and len(rest) == 1 and rest[0] in labels:
         return ("recommend", rest[0].upper())
-    if verb == "compare" and len(rest) == 2 and all(r in labels for r in rest) and rest[0] != rest[1]:
-        return ("compare", rest[0].upper(), rest[1].upper())
     return None
