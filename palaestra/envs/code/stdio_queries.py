@@ -92,7 +92,7 @@ class StdioQueries(StdioTask):
         Config(kinds=4, steps=3, max_n=25, max_q=20, value=500, tests=8),
         Config(kinds=5, steps=4, max_n=40, max_q=30, value=1000, tests=8),
     )
-    growth = Growth(steps={"max_q": 10})
+    growth = Growth(steps={"max_q": 40})  # v3: +10 queries a level left the difficulty means of levels 6-7 within sampling noise
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[str, list[dict[str, str]], str, dict[str, Any]] | None:
