@@ -183,12 +183,23 @@ def _complex_core(text: str) -> tuple[Fraction, Fraction] | None:
         if match is None:
             continue
         groups = match.groupdict()
-        real = Fraction(groups["re"]) if groups.get("re") else Fraction(0)
+        real = _ratio(groups["re"]) if groups.get("re") else Fraction(0)
         if "sign" not in groups:
-            return real, Fraction(0)
-        size = Fraction(groups["im"]) if groups.get("im") else Fraction(1)
+            return None if real is None else (real, Fraction(0))
+        size = _ratio(groups["im"]) if groups.get("im") else Fraction(1)
+        if real is None or size is None:
+            return None
         return real, size if groups["sign"] == "+" else -size
     return None
+
+
+def _ratio(text: str) -> Fraction | None:
+    """A matched number (``12``, ``2.5``, ``15/2``) as a Fraction; None for a zero denominator (``1/0``), which no
+    grader reads as a number (Fraction raises on it)."""
+    numerator, _, denominator = text.partition("/")
+    if denominator and Fraction(denominator) == 0:
+        return None
+    return Fraction(text)
 
 
 Question = tuple[str, dict[str, Fraction], int]  # text, exact answer values, reasoning steps
