@@ -64,6 +64,8 @@ def hostile_answers() -> list[str]:
         "(" * 50_000 + "1" + ")" * 50_000,
         "[" * 10_000,
         "1e999999",
+        "1/0",  # a zero denominator (physics/ac_impedance's complex reader raised on it until round 3 session 29)
+        "\\frac{0}{0}",
         "-0",
         "NaN",
         "ℵ₀ 🙂 日本語 \u202e\u0000",
