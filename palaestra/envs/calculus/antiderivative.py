@@ -24,10 +24,12 @@ import random
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.envs.calculus.common import HARD, PARTS, SIMPLE, SUBSTITUTION, TEMPLATES, Piece
+from palaestra.envs.calculus.common import HARD, PARTS, SIMPLE, SUBSTITUTION, TEMPLATES, Piece, moved_parts
+from palaestra.verifiers.expressions import Expr
 from palaestra.verifiers.formulas import (
     CALCULUS_FUNCTIONS,
     agree,
@@ -107,6 +109,8 @@ class Antiderivative(Task):
             elif gap is not None and not agree(gap, offset):
                 return Verdict.wrong("it jumps inside the interval: not an antiderivative on all of it")
             checked += 1
+        if checked >= 3 and _quadrature(tree, integrand):
+            return Verdict.wrong("a quadrature of the integrand (its values at x/2, x, ...), not an antiderivative")
         return Verdict.judge(checked >= 3, "its derivative is not the integrand")
 
     def difficulty(self, problem: Problem) -> float:
@@ -199,3 +203,21 @@ def _close_braces(text: str) -> str:
             char = "}" if stack.pop() == "{" else ")"
         out.append(char)
     return "".join(out)
+
+
+def _quadrature(tree: Expr, integrand: Expr) -> bool:
+    """Whether the answer holds a part of the integrand at two or more arguments a*x + b other than x: Boole's
+    rule on [0, x], x*(7f(0) + 32f(x/4) + 12f(x/2) + 32f(3x/4) + 7f(x))/90, is an antiderivative of every
+    polynomial of degree 5 or less, found without integrating. The nodes of such a rule move x by a slope
+    under 1 (0, x/4, x/2); an antiderivative holds the integrand's parts at x or at steeper arguments
+    (sin(x)^2 -> sin(2x))."""
+    points = [{"x": Fraction(v)} for v in (0, 1, 2)]
+
+    def values(part: Expr) -> list[Any] | None:
+        seen = [evaluate(part, point) for point in points]
+        return None if any(v is None for v in seen) else seen
+
+    # a node of a rule on [0, x] is t*x with 0 <= t < 1 (t = 1 is x itself); of one on [c, x], t*x + (1 - t)*c.
+    # A number other than 0 is no node: 5/x holds 5/2 "at x = 2"
+    return moved_parts(tree, integrand, values, lambda slope, intercept: 1e-20 < abs(slope) < 1 - 1e-20
+                       or (abs(slope) <= 1e-20 and abs(intercept) <= 1e-20))

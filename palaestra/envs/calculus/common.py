@@ -21,7 +21,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
+from palaestra.verifiers.expressions import Expr
 from palaestra.verifiers.formulas import linear_combination
 
 Terms = list[tuple[Fraction, str]]
@@ -248,3 +250,77 @@ SUBSTITUTION = ("linear_power", "linear_reciprocal", "linear_exponential", "line
 PARTS = ("by_parts_exp", "by_parts_trig", "by_parts_log", "chain_power", "chain_exp", "chain_log", "arctangent",
          "trig_power")
 HARD = ("partial_fractions", "by_parts_twice", "exp_trig", "trig_square")
+
+
+# --- parts of formulas (answer checks) ---------------------------------------
+
+
+def x_parts(tree: Expr, out: dict[Expr, None], constants: bool = False) -> bool:
+    """Collect into ``out`` every subtree of ``tree`` that contains x (with ``constants``, every subtree; in
+    order, once each); whether ``tree`` contains x."""
+    kind = tree[0]
+    if kind == "var":
+        has = True
+    elif kind in ("num", "const"):
+        has = False
+    else:
+        children = tree[2:] if kind == "call" else tree[1:]
+        has = False
+        for child in children:
+            has = x_parts(child, out, constants) or has
+    if has or constants:
+        out[tree] = None
+    return has
+
+
+def bind_x(pattern: Expr, tree: Expr, found: list[Expr]) -> bool:
+    """Whether ``tree`` is ``pattern`` with every x replaced by one same subtree (kept in ``found``)."""
+    if pattern == ("var", "x"):
+        if found and found[0] != tree:
+            return False
+        if not found:
+            found.append(tree)
+        return True
+    if pattern[0] != tree[0] or len(pattern) != len(tree):
+        return False
+    if pattern[0] in ("num", "const", "var"):
+        return pattern == tree
+    if pattern[0] == "call" and pattern[1] != tree[1]:
+        return False
+    start = 2 if pattern[0] == "call" else 1
+    return all(bind_x(p, t, found) for p, t in zip(pattern[start:], tree[start:], strict=True))
+
+
+def moved_parts(tree: Expr, function: Expr, values: Callable[[Expr], list[Any] | None],
+                moved_by: Callable[[Any, Any], bool]) -> bool:
+    """Whether the answer ``tree`` holds one part of ``function`` (not affine in x) at two or more
+    arguments a*x + b other than x itself for which ``moved_by(a, b)``: a quadrature or a difference formula
+    (f(0), f(x/2), f(x); f(x + 1), f(x - 1)) is exact for polynomials, so it matches a derivative or an
+    antiderivative of f without one being taken. ``values`` gives a part's values at x = 0, 1, 2 (``None``
+    where undefined)."""
+    inner: dict[Expr, None] = {}
+    x_parts(function, inner)
+    mine: dict[Expr, None] = {}
+    x_parts(tree, mine, constants=True)
+    def affine(seen: list[Any]) -> bool:
+        first, second = seen[1] - seen[0], seen[2] - seen[1]
+        return bool(abs(first - second) <= 1e-20 * max(1, abs(first)))
+
+    for pattern in inner:
+        shape = values(pattern)
+        if shape is not None and affine(shape):
+            continue  # x, -x, 2x + 1: a number or any affine part is such a part at some argument
+        moved: set[Expr] = set()
+        for part in mine:
+            found: list[Expr] = []
+            if not bind_x(pattern, part, found) or found[0] == ("var", "x") or found[0] in moved:
+                continue
+            seen = values(found[0])
+            if seen is None:
+                continue
+            if not affine(seen) or not moved_by(seen[1] - seen[0], seen[0]):
+                continue
+            moved.add(found[0])
+            if len(moved) >= 2:
+                return True
+    return False

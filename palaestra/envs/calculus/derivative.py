@@ -20,9 +20,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.calculus.common import coefficient, linear
+from palaestra.envs.calculus.common import coefficient, linear, moved_parts, x_parts
+from palaestra.verifiers.expressions import Expr
 from palaestra.verifiers.formulas import (
     CALCULUS_FUNCTIONS,
     agree,
@@ -41,6 +43,7 @@ POINTS = 6
 LOW, HIGH = Fraction(1, 2), Fraction(3, 2)  # every generated function is defined on this interval
 # ...and is checked wherever else it is real on (-5, 5), both signs: an answer right only for 1/2 < x < 3/2
 # (``... + x - abs(x)``) is caught.
+NEAR = 1e-3  # a part of the answer this close to a part of f, but not equal, is a nudged copy
 SPREAD = [*points_in(Fraction(-5), Fraction(0), 4), *points_in(Fraction(0), Fraction(5), 4)]
 _EXAMPLE = "6x^2 - 2sin(2x) + e^x/x"
 
@@ -151,6 +154,11 @@ class Derivative(Task):
             if not agree(evaluate(tree, point), want[1]):
                 return Verdict.wrong("not the derivative")
             checked += 1
+        if checked >= 3 and _shifted_copy(tree, function):
+            return Verdict.wrong("a difference quotient of f at nearby points, not its derivative")
+        if checked >= 3 and _moved_copies(tree, function):
+            return Verdict.wrong("a difference quotient of f at moved points (f(x + 1), f(x - 1), ...), not its "
+                                 "derivative")
         return Verdict.judge(checked >= 3, "not the derivative")
 
     def difficulty(self, problem: Problem) -> float:
@@ -169,6 +177,45 @@ class Derivative(Task):
         answer = problem.answer
         return [problem.data["function"], f"2*({answer})", f"{answer} + 1", f"-({answer})", f"{answer} + x",
                 f"({answer})*1.0000001"]
+
+
+def _shifted_copy(tree: Expr, function: Expr) -> bool:
+    """Whether the answer holds a part of f (x itself, 2x, x^2 + 5, ...) moved by a tiny amount: x + 1/10^6,
+    x*(1 + 1/10^5), x + sqrt(-1)/10^20. A difference quotient of f at such points, (f(x + h) - f(x - h))/(2h)
+    or a higher-order stencil, matches f' to 25 digits at every point without differentiating anything; a
+    derivative never holds such a near copy (its parts equal f's or differ from them by far more)."""
+    inner: dict[Expr, None] = {}
+    x_parts(function, inner)
+    mine: dict[Expr, None] = {}
+    x_parts(tree, mine)
+    points = points_in(LOW, HIGH, 3)
+    reference = [values for part in inner if (values := _values(part, points)) is not None]
+    for part in mine:
+        if part in inner:
+            continue
+        values = _values(part, points)
+        if values is None:
+            continue
+        for want in reference:
+            if all(abs(v - w) <= NEAR * max(abs(v), abs(w)) for v, w in zip(values, want, strict=True)) and not all(
+                    agree(v, w) for v, w in zip(values, want, strict=True)):
+                return True
+    return False
+
+
+def _moved_copies(tree: Expr, function: Expr) -> bool:
+    """Whether the answer holds one part of f at two or more moved arguments x + b: the difference formula
+    sum of w_k (f(x + k) - f(x - k)) over k = 1..4 is f' itself for every f of degree 8 or less, yet no
+    derivative was taken. A derivative keeps f's inner arguments or rescales them (sin(7x) -> cos(7x)), never
+    moves them."""
+    points = [{"x": Fraction(v)} for v in (0, 1, 2)]
+    return moved_parts(tree, function, lambda part: _values(part, points),
+                       lambda slope, intercept: abs(slope - 1) < 1e-20 and abs(intercept) > 1e-20)
+
+
+def _values(part: Expr, points: list[dict[str, Fraction]]) -> list[Any] | None:
+    values = [evaluate(part, point) for point in points]
+    return None if any(v is None for v in values) else values
 
 
 def _size(tree: tuple) -> int:
