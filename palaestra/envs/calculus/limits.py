@@ -27,11 +27,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.calculus.common import x_parts
+from palaestra.verifiers.expressions import Expr
 from palaestra.verifiers.formulas import CALCULUS_FUNCTIONS, agree, evaluate, read_formula
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
 from palaestra.verifiers.polynomials import format_polynomial, from_coefficients, multiply
 
 Question = tuple[str, str, int]  # limit text, answer, steps
+# An exact value never holds a part this much farther from 1 than the limit itself is (10^30, 1/10^30): such a part
+# is a point near the limit put into the expression (x = 10^30 in a ratio of polynomials as x → ∞, x = 10^-30 in
+# sin(7x)/sin(-10x)), whose value matches the limit to 25 digits without the limit being taken.
+FAR = 10 ** 12
 _POSITIVE = re.compile(r"^\+?\s*(?:∞|\\infty|infinity|inf|oo)$", re.IGNORECASE)
 _NEGATIVE = re.compile(r"^-\s*(?:∞|\\infty|infinity|inf|oo)$", re.IGNORECASE)
 _NONE_WORDS = r"(?:does not exist|doesn't exist|dne|the limit does not exist|no limit|undefined)"
@@ -179,11 +185,16 @@ _FAMILIES: dict[str, Callable[[random.Random], Question]] = {
 }
 
 
+def _bare(s: str) -> str:
+    """An answer without its wrappers, a final full stop and a leading ``lim ... =`` or ``L =``."""
+    s = strip_wrappers(s).strip().rstrip(".")
+    return re.sub(r"^(?:\\lim[^=]{0,60}|lim[^=]{0,60}|L)\s*=\s*", "", s).strip()
+
+
 def _read(text: str) -> str | object | None:
     """'+inf', '-inf', 'none', or the computed value of an exact expression (None if unreadable)."""
     def read(s: str) -> object | None:
-        s = strip_wrappers(s).strip().rstrip(".")
-        s = re.sub(r"^(?:\\lim[^=]{0,60}|lim[^=]{0,60}|L)\s*=\s*", "", s).strip()
+        s = _bare(s)
         if _POSITIVE.match(s):
             return "+inf"
         if _NEGATIVE.match(s):
@@ -195,6 +206,32 @@ def _read(text: str) -> str | object | None:
     if not isinstance(text, str) or len(text) > 2_000:
         return None
     return read_answer(text, read)
+
+
+def _near_point(text: str, want: object) -> bool:
+    """Whether the exact answer ``text`` holds a part (any subexpression) whose size is more than FAR times
+    beyond both 1 and the limit ``want`` (or its reciprocal): the limit's expression evaluated at a point
+    very near the limit (or very far out), not an exact value. A right answer's parts stay near the value's
+    own scale (``e^(144)`` is the value itself, ``1/e^(144)`` its reciprocal)."""
+    trees: list[Expr] = []
+
+    def read(s: str) -> object | None:
+        tree = read_formula(_bare(s), [], functions=CALCULUS_FUNCTIONS)
+        if tree is not None:
+            trees.append(tree)
+        return tree
+
+    read_answer(text, read)
+    scale = abs(want) if want else 1  # type: ignore[arg-type]
+    low, high = min(1, scale, 1 / scale) / FAR, max(1, scale, 1 / scale) * FAR
+    parts: dict[Expr, None] = {}
+    for tree in trees:
+        x_parts(tree, parts, constants=True)
+    for part in parts:
+        value = evaluate(part, {})
+        if value is not None and value != 0 and not low <= abs(value) <= high:
+            return True
+    return False
 
 
 @register
@@ -234,7 +271,10 @@ class Limits(Task):
         want = _read(problem.data["answer"])
         if isinstance(want, str) or isinstance(got, str):
             return Verdict.judge(got == want, "wrong limit")
-        return Verdict.judge(agree(got, want), "wrong value")
+        if not agree(got, want):
+            return Verdict.wrong("wrong value")
+        return Verdict.judge(not _near_point(answer, want), "the expression evaluated at a point near the limit, "
+                             "not the limit's exact value")
 
     def difficulty(self, problem: Problem) -> float:
         """Steps (1 cancel a factor ... 6 for a third-order Taylor term) plus the digits of the answer."""
