@@ -14,7 +14,8 @@ level-4 answers) is drawn again.
 
 The answer is the exact value in any spelling the radical reader takes (``5√3``,
 ``5*sqrt(3)``, ``\\frac{5\\sqrt{6}}{2}``, ``(√6 + √2)/4``, ``sqrt(75)``); rounded decimals
-are wrong.
+are wrong, and so is the question's formula typed back: a power or arithmetic under a root
+(``sqrt(91^2 - 77^2)``, ``sqrt(8281 - 5929)``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.verifiers.expressions import Surd
+from palaestra.verifiers.expressions import Surd, normalise, parse_expression
+from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.radicals import format_radical, radical_spellings, read_radical
 
 _R = Surd.rational
@@ -85,6 +87,8 @@ class TriangleSolving(Task):
         value = read_radical(answer, max_numbers=8)
         if value is None:
             return Verdict.unparsed("not an exact number (write e.g. 3*sqrt(2)/2)")
+        if _computed(answer):  # sqrt(91^2 - 77^2): the question's own formula typed back, nothing worked out
+            return Verdict.wrong("a value, not a formula: no powers, and one number under each square root")
         return Verdict.judge(value == read_radical(problem.data["value"], max_numbers=8), "wrong value")
 
     def difficulty(self, problem: Problem) -> float:
@@ -104,6 +108,38 @@ class TriangleSolving(Task):
         wrong = [format_radical(value * 2), format_radical(value + _R(1)), f"{float(value):.4f}",
                  format_radical(value * value), f"{problem.answer} or {format_radical(value * 2)}"]
         return [w for w in wrong if read_radical(w, max_numbers=8) != value]
+
+
+_POWER = re.compile(r"[\w)}]\s*\*\*\s*[\w({]")  # 91**2 (and not Markdown's **bold**)
+
+
+def _computed(answer: str) -> bool:
+    """Whether ``answer`` leaves arithmetic of the question undone: a power (``91^2``) or a square root of
+    anything but one number or one fraction (``sqrt(91^2 - 77^2)``, ``sqrt(8281 - 5929)``, ``√(3*3 + 4*4)``).
+    ``sqrt(75)``, ``sqrt(9/2)``, ``\\sqrt{\\frac{9}{2}}`` and ``(√6 + √2)/4`` are values."""
+    if not isinstance(answer, str):
+        return False
+    bare = strip_wrappers(answer)  # "The answer is **2*sqrt(1594)**." as read_radical reads it
+    if "^" in bare or _POWER.search(bare):
+        return True
+    text = normalise(bare)
+    start = text.find("sqrt(")
+    for _ in range(len(text)):  # one square root a pass; the text is short (read_radical takes 300 characters)
+        if start < 0:
+            return False
+        depth, end = 0, len(text)
+        for i in range(start + 4, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            if depth == 0:
+                end = i
+                break
+        radicand = parse_expression(text[start + 5 : end], constants=False, functions=())
+        simple = radicand is not None and (radicand[0] == "num" or (
+            radicand[0] == "/" and radicand[1][0] == "num" and radicand[2][0] == "num"))
+        if not simple:
+            return True
+        start = text.find("sqrt(", start + 5)
+    return False
 
 
 def _readable(value: Surd) -> bool:
