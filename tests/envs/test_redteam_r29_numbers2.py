@@ -52,6 +52,25 @@ def test_triangle_solving_formula_typed_back_fails() -> None:
         assert _reward(source, problem, spelling) == 1.0, spelling
 
 
+def test_triangle_solving_unevaluated_product_fails() -> None:
+    # Outside the roots the reader took any 8 numbers: "31*27*(1/2)/2" (AB * AC * sin A / 2, sines looked up, nothing
+    # multiplied) was the area 837/4 in 46.5% of level 2; written in any order, or a sum of the sides left undone.
+    source = make_source("geometry/triangle_solving")
+    sines = {30: "(1/2)", 150: "(1/2)", 90: "1", 45: "sqrt(2)/2", 135: "sqrt(2)/2", 60: "sqrt(3)/2", 120: "sqrt(3)/2"}
+    checked = 0
+    for seed in range(40):
+        problem = source.sample(level=2, seed=seed)
+        if problem.data["kind"] != "sas_area":
+            continue
+        c, b, angle = (int(n) for n in re.findall(r"\b\d+\b", problem.prompt.split("\n")[0])[:3])
+        checked += 1
+        assert _reward(source, problem, f"{c}*{b}*{sines[angle]}/2") == 0.0
+        assert _reward(source, problem, f"{sines[angle]}*{c}/2*{b}") == 0.0
+        assert _reward(source, problem, f"A = {c}*{b}*{sines[angle]}/2") == 0.0
+        assert _reward(source, problem, problem.answer) == 1.0
+    assert checked >= 8
+
+
 def test_base_conversion_zero_comma_hedge_fails() -> None:
     # Base-10 answers dropped every comma as a thousands separator, so "0, 3074" (two answers) read as 03074.
     source = make_source("arithmetic/base_conversion")
