@@ -25,6 +25,7 @@ from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _PREFIX = {2: "0b", 8: "0o", 16: "0x"}
+_THOUSANDS = re.compile(r"[1-9][0-9]{0,2}(?:,[0-9]{3})+")
 _SUBSCRIPT = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 _MARKED = re.compile(r"^\(?\s*(-?[0-9A-Za-z ]+?)\s*\)?\s*(?:_\s*\{?\s*(\d{1,2})\s*\}?|([₀-₉]{1,2}))$")
 
@@ -67,9 +68,11 @@ def _read(text: str, base: int) -> int | None:
         if _PREFIX.get(base) != prefix:
             return None
         s = s[2:]
+    if base == 10 and "," in s:  # thousands separators, grouped as written numbers are: "0, 3074" is two answers
+        if not _THOUSANDS.fullmatch(s):
+            return None
+        s = s.replace(",", "")
     s = s.replace(" ", "").replace("_", "")
-    if base == 10:
-        s = s.replace(",", "")  # thousands separators
     if not s or any(c.upper() not in DIGITS[:base] for c in s):
         return None
     return sign * int(s, base)
