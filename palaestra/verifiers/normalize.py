@@ -97,7 +97,8 @@ _LEAD_INS = (
         r"determinant|limit|integral|derivative|sum|product|total|number|count|minimum|maximum|median|mean|average|"
         r"variance|distance|cost|weight|time|speed|force|solution|remainder|quotient|ratio|rank|size|height|output|"
         r"expression|survivor|winner|angle|digit|position|index|term|date|price|profit|root|gcd|lcm|divisor|"
-        r"multiple|inverse|factori[sz]ation|form|antiderivative|polynomial|expansion|fraction|centre|center|radius)s?\b"
+        r"multiple|inverse|factori[sz]ation|form|antiderivative|polynomial|expansion|fraction|centre|center|radius|"
+        r"range|mode|deviation|z-score|hypotenuse|leg|side|altitude|circumradius|inradius|sine|cosine)s?\b"
         r"(?:\s+(?:of|for)\s+[^\n=:]{1,40}?)?\s+(?:is|are|equals?)\s+(?=\S)",
         re.IGNORECASE,
     ),

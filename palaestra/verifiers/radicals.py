@@ -5,7 +5,8 @@ square roots (:class:`palaestra.verifiers.expressions.Surd`) from any spelling a
 grader accepts: a numeral (``7/2``, ``3.5``), ``3*sqrt(2)/2``, ``\frac{3\sqrt{2}}{2}``,
 ``(3/2)√2``, ``1.5√2``, ``sqrt(9/2)``, ``2 + √3``. The number of numbers written is
 bounded (``max_numbers``), so the question's own computation typed back
-(``sqrt((1 + 4 + 9)/3)``) is not an answer. Values compare exactly: a rounded decimal
+(``sqrt((1 + 4 + 9)/3)``) is not an answer; :func:`work_left` tells a shorter one
+(``47 - 12``, ``sqrt(91^2 - 77^2)``) from a worked-out value for envs that ask for one. Values compare exactly: a rounded decimal
 (``2.1213``) is never equal to ``3√2/2``.
 
 Example::
@@ -21,10 +22,11 @@ Example::
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
-from palaestra.verifiers.expressions import Surd, evaluate_surd, leaves, parse_expression
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.expressions import Surd, evaluate_surd, leaves, normalise, parse_expression
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
 from palaestra.verifiers.numeric import decimal_agrees, read_exact, split_exact_and_decimal, strip_name
 
 MAX_CHARS = 300
@@ -135,3 +137,77 @@ def radical_spellings(value: Surd) -> list[str]:
     text = format_radical(value)
     out += [text.replace("sqrt(", "√(").replace("*", ""), text.replace("*", " * "), f"{text}."]
     return out
+
+
+_POWER = re.compile(r"[\w)}]\s*\*\*\s*[\w({]")  # 91**2 (and not Markdown's **bold**)
+_SIDES = re.compile(r"=|≈|\\approx")
+
+
+def work_left(answer: str) -> bool:
+    r"""Whether ``answer`` leaves arithmetic of the question undone, for envs that ask for a worked-out value (the
+    question's own formula typed back is not one): a power (``91^2``), a square root of anything but one number or one
+    fraction (``sqrt(91^2 - 77^2)``, ``sqrt(8281 - 5929)``), or numbers without roots combined (``31*27/4``,
+    ``47 - 12``, ``10 + 36 + 2*sqrt(349)``). ``sqrt(75)``, ``sqrt(9/2)``, ``\sqrt{\frac{9}{2}}``, ``(3/2)√2``,
+    ``46 + 2*sqrt(349)``, ``(√6 + √2)/4`` and ``s^2 = 9/2`` (a name, then the value) are values.
+
+    >>> work_left("sqrt(91^2 - 77^2)"), work_left("(7 + 8)/2"), work_left("15/2"), work_left("s^2 = 3√2/2")
+    (True, True, False, False)
+    """
+    if not isinstance(answer, str) or len(answer) > MAX_CHARS:
+        return False
+    bare = _drop_name(strip_wrappers(answer))  # "The answer is **2*sqrt(1594)**." as read_radical reads it
+    if "^" in bare or _POWER.search(bare):
+        return True
+    text = normalise(bare)
+    start = text.find("sqrt(")
+    for _ in range(len(text)):  # one square root a pass; the text is short (read_radical takes 300 characters)
+        if start < 0:
+            break
+        depth, end = 0, len(text)
+        for i in range(start + 4, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            if depth == 0:
+                end = i
+                break
+        radicand = parse_expression(text[start + 5 : end], constants=False, functions=())
+        if radicand is None or not (radicand[0] == "num" or (
+                radicand[0] == "/" and radicand[1][0] == "num" and radicand[2][0] == "num")):
+            return True
+        start = text.find("sqrt(", start + 5)
+    for part in _SIDES.split(bare)[:8]:  # "x = ...", "... ≈ 4.24": each side that is an expression
+        tree = parse_expression(part, constants=False, functions=("sqrt",))
+        if tree is not None and _arithmetic_left(tree):
+            return True
+    return False
+
+
+def _has_root(tree: tuple) -> bool:
+    return tree[0] == "call" or any(isinstance(child, tuple) and _has_root(child) for child in tree[1:])
+
+
+def _arithmetic_left(tree: tuple) -> bool:
+    """Whether ``tree`` leaves numbers without roots to combine: two root-free terms of one sum, or two root-free
+    factors above (or below) the line of one product, in any order (``31*sqrt(3)*27/4``). The reader's trees are
+    small (at most 300 characters)."""
+    if tree[0] == "neg":
+        return _arithmetic_left(tree[1])
+    if tree[0] in ("+", "-"):
+        parts, kinds = _chain(tree, ("+", "-"), False), 1
+    elif tree[0] in ("*", "/"):
+        parts, kinds = _chain(tree, ("*", "/"), False), 2
+    else:
+        return False
+    for below in range(kinds):
+        if sum(1 for part, under in parts if under == bool(below) and not _has_root(part)) > 1:
+            return True
+    return any(_arithmetic_left(part) for part, _ in parts)
+
+
+def _chain(tree: tuple, operators: tuple[str, str], under: bool) -> list[tuple[tuple, bool]]:
+    """The terms of a sum (or the factors of a product, each marked whether it divides), unary minus read past."""
+    while tree[0] == "neg":
+        tree = tree[1]
+    if tree[0] not in operators:
+        return [(tree, under)]
+    below = under != (tree[0] == "/")
+    return _chain(tree[1], operators, under) + _chain(tree[2], operators, below if tree[0] == "/" else under)

@@ -28,9 +28,8 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.verifiers.expressions import Surd, normalise, parse_expression
-from palaestra.verifiers.normalize import strip_wrappers
-from palaestra.verifiers.radicals import format_radical, radical_spellings, read_radical
+from palaestra.verifiers.expressions import Surd
+from palaestra.verifiers.radicals import format_radical, radical_spellings, read_radical, work_left
 
 _R = Surd.rational
 
@@ -87,7 +86,7 @@ class TriangleSolving(Task):
         value = read_radical(answer, max_numbers=8)
         if value is None:
             return Verdict.unparsed("not an exact number (write e.g. 3*sqrt(2)/2)")
-        if _computed(answer):  # sqrt(91^2 - 77^2): the question's own formula typed back, nothing worked out
+        if work_left(answer):  # sqrt(91^2 - 77^2): the question's own formula typed back, nothing worked out
             return Verdict.wrong("a value, not a formula: no powers, and one number under each square root")
         return Verdict.judge(value == read_radical(problem.data["value"], max_numbers=8), "wrong value")
 
@@ -108,75 +107,6 @@ class TriangleSolving(Task):
         wrong = [format_radical(value * 2), format_radical(value + _R(1)), f"{float(value):.4f}",
                  format_radical(value * value), f"{problem.answer} or {format_radical(value * 2)}"]
         return [w for w in wrong if read_radical(w, max_numbers=8) != value]
-
-
-_POWER = re.compile(r"[\w)}]\s*\*\*\s*[\w({]")  # 91**2 (and not Markdown's **bold**)
-_SIDES = re.compile(r"=|≈|\\approx")
-
-
-def _computed(answer: str) -> bool:
-    """Whether ``answer`` leaves arithmetic of the question undone: a power (``91^2``), a square root of anything
-    but one number or one fraction (``sqrt(91^2 - 77^2)``, ``sqrt(8281 - 5929)``), or numbers without roots
-    combined (``31*27/4``, ``10 + 36 + 2*sqrt(349)``). ``sqrt(75)``, ``sqrt(9/2)``, ``\\sqrt{\\frac{9}{2}}``,
-    ``(3/2)√2``, ``46 + 2*sqrt(349)`` and ``(√6 + √2)/4`` are values."""
-    if not isinstance(answer, str):
-        return False
-    bare = strip_wrappers(answer)  # "The answer is **2*sqrt(1594)**." as read_radical reads it
-    if "^" in bare or _POWER.search(bare):
-        return True
-    text = normalise(bare)
-    start = text.find("sqrt(")
-    for _ in range(len(text)):  # one square root a pass; the text is short (read_radical takes 300 characters)
-        if start < 0:
-            break
-        depth, end = 0, len(text)
-        for i in range(start + 4, len(text)):
-            depth += {"(": 1, ")": -1}.get(text[i], 0)
-            if depth == 0:
-                end = i
-                break
-        radicand = parse_expression(text[start + 5 : end], constants=False, functions=())
-        if radicand is None or not (radicand[0] == "num" or (
-                radicand[0] == "/" and radicand[1][0] == "num" and radicand[2][0] == "num")):
-            return True
-        start = text.find("sqrt(", start + 5)
-    for part in _SIDES.split(bare)[:8]:  # "x = ...", "... ≈ 4.24": each side that is an expression
-        tree = parse_expression(part, constants=False, functions=("sqrt",))
-        if tree is not None and _arithmetic_left(tree):
-            return True
-    return False
-
-
-def _has_root(tree: tuple) -> bool:
-    return tree[0] == "call" or any(isinstance(child, tuple) and _has_root(child) for child in tree[1:])
-
-
-def _arithmetic_left(tree: tuple) -> bool:
-    """Whether ``tree`` leaves numbers without roots to combine: two root-free terms of one sum, or two root-free
-    factors above (or below) the line of one product, in any order (``31*sqrt(3)*27/4``). The reader's trees are
-    small (at most 300 characters)."""
-    if tree[0] == "neg":
-        return _arithmetic_left(tree[1])
-    if tree[0] in ("+", "-"):
-        parts, kinds = _chain(tree, ("+", "-"), False), 1
-    elif tree[0] in ("*", "/"):
-        parts, kinds = _chain(tree, ("*", "/"), False), 2
-    else:
-        return False
-    for below in range(kinds):
-        if sum(1 for part, under in parts if under == bool(below) and not _has_root(part)) > 1:
-            return True
-    return any(_arithmetic_left(part) for part, _ in parts)
-
-
-def _chain(tree: tuple, operators: tuple[str, str], under: bool) -> list[tuple[tuple, bool]]:
-    """The terms of a sum (or the factors of a product, each marked whether it divides), unary minus read past."""
-    while tree[0] == "neg":
-        tree = tree[1]
-    if tree[0] not in operators:
-        return [(tree, under)]
-    below = under != (tree[0] == "/")
-    return _chain(tree[1], operators, under) + _chain(tree[2], operators, below if tree[0] == "/" else under)
 
 
 def _readable(value: Surd) -> bool:

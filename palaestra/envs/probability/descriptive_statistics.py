@@ -9,7 +9,8 @@ which deviation), so there is one right value, computed with exact fractions.
 
 The answer is that value in any exact spelling (:func:`palaestra.verifiers.radicals.read_radical`):
 ``37/4``, ``9.25``, ``sqrt(26)/2``, ``\\frac{\\sqrt{26}}{2}``, ``(1/2)√26``, ``\\sqrt{6.5}``.
-A rounded decimal (``2.55``) or the computation typed back is wrong.
+A rounded decimal (``2.55``) or the computation typed back (``47 - 12`` for a range, ``(7 + 8)/2`` for a
+median, a power, a sum under a root: :func:`palaestra.verifiers.radicals.work_left`) is wrong.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.expressions import Surd
-from palaestra.verifiers.radicals import format_radical, radical_spellings, read_radical
+from palaestra.verifiers.radicals import format_radical, radical_spellings, read_radical, work_left
 
 _WEIGHT = {"mean": 1, "median": 1, "range": 1, "mode": 2, "table_mean": 2, "population_variance": 3,
            "sample_variance": 3, "population_sd": 4, "sample_sd": 4, "mad": 3, "table_variance": 4, "z_score": 5,
@@ -87,6 +88,8 @@ class Descriptive(Task):
         value = read_radical(answer)
         if value is None:
             return Verdict.unparsed("not an exact number (write a fraction, or a square root like 3*sqrt(2)/2)")
+        if work_left(answer):  # "47 - 12" for a range, "(7 + 8)/2" for a median: the definition typed back
+            return Verdict.wrong("a value, not a computation: no powers, and no numbers left to combine")
         return Verdict.judge(value == read_radical(problem.data["value"]), "wrong value")
 
     def difficulty(self, problem: Problem) -> float:
