@@ -477,7 +477,7 @@ def test_limits_match_sympy():
                 point, direction = point.removesuffix(" from below"), "-"
             if "|" in body:
                 head, inner, tail = body.split("|")
-                body = f"{head}Abs({inner}){tail}"
+                body = f"{head}{'*' if head else ''}Abs({inner}){tail}"  # x|...| or (x - e)|...|
             expression = parse_expr(body.replace("^", "**"), local_dict=names, transformations="all")
             target = {"∞": sympy.oo, "-∞": -sympy.oo}.get(point, sympy.Integer(point) if point.lstrip("-").isdigit()
                                                          else None)

@@ -6,7 +6,7 @@ three problems in four, so none of 0, ∞ and -∞ answers more than about one i
 drew a lower top degree a quarter of the time, and "0" alone scored 0.24 there); level 2 uses the standard
 limits of sin(ax)/(bx), (e^(ax) - 1)/(bx), ln(1 + ax)/(bx), (1 - cos(ax))/x²; level 3 the
 limits behind e (``(1 + a/x)^(bx)``), conjugates of square roots, and a one-sided limit
-of |x - a|/(x - a) (or the two-sided one, which does not exist); level 4 limits that need
+of (x - e)|x - a|/(x - a) (or the two-sided one, which does not exist); level 4 limits that need
 the second or third term of a Taylor series (``(sin(ax) - ax)/x³``, ``(e^(ax) - 1 - ax)/x²``).
 The value of each family is written down from its parameters; the tests check a sample
 numerically.
@@ -139,15 +139,20 @@ def _special(rng: random.Random) -> Question:
         p, q, r = _nonzero(rng, 9), rng.choice([2, 3, 5, 6, 7, 10, 11, 13, 4, 9, 16, 25]), _nonzero(rng, 6)
         return (f"(sqrt({_kx(p)} + {q}) - sqrt({q}))/({_kx(r)}) as x → 0",
                 f"{_q(Fraction(p, 2 * r))}/sqrt({q})", 4)
-    # |p x - p c|/(q x - q c): one-sided limits ±|p|/q, the two-sided one does not exist
+    # (x - e)|p x - p c|/(q x - q c): one-sided limits ±|p|(c - e)/q, the two-sided one does not exist. The factor
+    # x - e keeps the function from being constant on each side (version 3: |p x - p c|/(q x - q c) alone, which any
+    # point on the asked side gave exactly: 0.195 of level 3 answered without a limit).
     p, q, centre = _nonzero(rng, 6), _nonzero(rng, 6), rng.randint(-9, 9)
+    offset = rng.choice([k for k in range(-9, 10) if k != centre])
     top = format_polynomial(from_coefficients([-p * centre, p]), ["x"])
     bottom = format_polynomial(from_coefficients([-q * centre, q]), ["x"])
+    factor = format_polynomial(from_coefficients([-offset, 1]), ["x"])
     side = rng.choice(["+", "-", ""])
-    value = Fraction(abs(p), q)
+    value = Fraction(abs(p) * (centre - offset), q)
     answer = _q(value) if side == "+" else _q(-value) if side == "-" else "does not exist"
     approach = f"{centre}" + {"+": " from above", "-": " from below", "": ""}[side]
-    return f"|{top}|/({bottom}) as x → {approach}", answer, 4
+    factor = factor if factor == "x" else f"({factor})"
+    return f"{factor}|{top}|/({bottom}) as x → {approach}", answer, 4
 
 
 def _series(rng: random.Random) -> Question:
@@ -237,7 +242,7 @@ def _near_point(text: str, want: object) -> bool:
 @register
 class Limits(Task):
     id = "calculus/limits"
-    version = 3  # v3: level 1 draws equal degrees 78% of the time ("0" paid 0.24 there, "∞" and "-∞" 0.12 each)
+    version = 4  # v4: level 3's one-sided limits carry a factor (x - e); v3: level 1 draws equal degrees 78% of the time ("0" paid 0.24 there, "∞" and "-∞" 0.12 each)
     family = "calculus"
     description = "Evaluate limits exactly (removable points, infinity, standard limits, Taylor series)."
     tags = ("math", "calculus", "limits")

@@ -1,16 +1,22 @@
-"""probability/descriptive_statistics: the statistic's definition typed back is not its value (session 30).
+"""The lead's red-team findings of session 30.
 
-Before, ``max - min`` for a range and ``(a + b)/2`` for an even median read as exact numbers and were accepted:
-36% of level-0 problems (300 seeds) answered without doing the subtraction or the division.
+- probability/descriptive_statistics: the statistic's definition typed back is not its value. Before, ``max - min``
+  for a range and ``(a + b)/2`` for an even median read as exact numbers and were accepted: 36% of level-0 problems
+  (300 seeds) answered without doing the subtraction or the division.
+- calculus/limits level 3: a one-sided limit of |p x - p c|/(q x - q c) is the function's value at any point on that
+  side, so plugging in c + 1 (or c - 1) answered 18% of level 3 (400 seeds) without a limit (v3); v4 multiplies by
+  (x - e).
 """
 
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 import pytest
 
 import palaestra
+from palaestra.verifiers.formulas import evaluate, read_formula
 
 
 def _task():
@@ -56,3 +62,21 @@ def test_named_values_with_powers_in_the_name_are_read(kind, level):
     problem = next(p for p in (task.sample(level, seed) for seed in range(400)) if p.data["kind"] == kind)
     name = "s^2" if kind == "sample_variance" else "\\sigma"
     assert task.check(problem, f"<answer>{name} = {problem.answer}</answer>").reward == 1
+
+
+def test_one_sided_limit_is_not_the_value_beside_the_point():
+    task = palaestra.make("calculus/limits", level=3).unwrapped.task
+    one_sided = 0
+    for seed in range(200):
+        problem = task.sample(3, seed)
+        found = re.search(r"limit of (.*) as x → (-?\d+) from (above|below)\.", problem.prompt)
+        if found is None or "|" not in found.group(1):
+            continue
+        one_sided += 1
+        centre = int(found.group(2))
+        beside = Fraction(centre + (1 if found.group(3) == "above" else -1))
+        value = evaluate(read_formula(found.group(1), ["x"]), {"x": beside})
+        guess = Fraction(str(value)).limit_denominator(1000)
+        assert task.check(problem, f"<answer>{guess}</answer>").reward == 0, (seed, problem.prompt)
+        assert task.check(problem, f"<answer>{problem.answer}</answer>").reward == 1
+    assert one_sided >= 20
