@@ -3,7 +3,8 @@
 Questions about numbers of dozens to thousands of digits, far beyond mental or paper
 arithmetic: the digit sum of a product ``p x ... x q``, of a Fibonacci number ``F(n)`` or of a binomial coefficient
 ``C(n, k)``, the number of digits of ``a^b``, the last ``k`` digits of ``a^(b^c)`` or ``a^(b^c) mod m``
-(an exponent of thousands of digits). The model computes them with the python tool (arbitrary-precision integers)
+(an exponent of thousands of digits; the base of a last-digits question is never a multiple of 10, whose
+last digits would all be zeros). The model computes them with the python tool (arbitrary-precision integers)
 and answers with the exact integer (thousands separators allowed; for last digits, the digits as
 written, leading zeros optional). Levels grow the numbers. The difficulty is the base-10 logarithm
 of the number of digits of the largest number involved (for modular powers, the exponent).
@@ -38,7 +39,7 @@ class BigNumbers(ToolTask):
     description = "Compute exact facts about huge integers (digit sums, digit counts, last digits) with Python."
     tags = ("tools", "multi-turn", "python", "arithmetic", "big-integers")
     tool_names = ("python",)
-    version = 2
+    version = 3  # v3: no base that is a multiple of 10 for the last digits (the answer was 0)
 
     @dataclass(frozen=True)
     class Config:
@@ -115,6 +116,8 @@ def _draw(kind: str, target: int, rng: random.Random) -> tuple[dict[str, Any], s
     a, b = rng.randint(2, 99), rng.randint(2, 30)
     c = max(2, round(target / math.log10(b))) + rng.randint(0, 9)  # b^c, the exponent, has about target digits
     if kind == "power_last_digits":
+        if a % 10 == 0:  # a multiple of 10 to a huge power ends in zeros: "0" would score without computing
+            a += rng.randint(1, 9)
         k = rng.randint(8, 16)
         return {"a": a, "b": b, "c": c, "m": 10**k, "k": k}, (
             f"What are the last {k} decimal digits of {a}^({b}^{c}), {a} to the power {b}^{c}? Give them as an "
