@@ -202,7 +202,9 @@ def _parse(words: list[str]) -> tuple[Any, ...] | None:
 def _world(rng: random.Random, config: Crafting.Config) -> dict[str, Any]:
     """Raw materials (name -> tool or ""), recipes (name -> list of recipes) and the target, tiers bottom-up."""
     raws = rng.sample(RAWS, config.raws)
-    while sum(not TOOL_RAWS.get(r) for r in raws) < 2:  # stations and tools need two hand-gathered raws
+    for _ in range(len(raws)):  # stations and tools need two hand-gathered raws: one swapped in a pass
+        if sum(not TOOL_RAWS.get(r) for r in raws) >= 2:
+            break
         raws[next(i for i, r in enumerate(raws) if TOOL_RAWS.get(r))] = rng.choice(
             [r for r in RAWS if r not in TOOL_RAWS and r not in raws])
     names = rng.sample(CRAFTED, config.depth * config.width + 1)
@@ -321,7 +323,6 @@ def _choice_matters(data: dict[str, Any], budget: int, rng: random.Random) -> bo
     rules = list(CHOICE_RULES.values()) if len(doubled) > 1 else [_cheapest_choice]
     fitting = sum(_plan_length(data, rule(data)) <= budget for rule in rules)
     return rng.random() < RULE_KEEP ** fitting
-    return True
 
 
 def _next_command(data: dict[str, Any], choice: dict[str, int], inventory: dict[str, int]) -> str:
