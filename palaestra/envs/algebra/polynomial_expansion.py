@@ -14,13 +14,14 @@ wrong coefficient is rejected.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.verifiers.formulas import read_formula
+from palaestra.verifiers.formulas import Expr, read_formula
 from palaestra.verifiers.polynomials import (
     Polynomial,
     expanded_terms,
@@ -90,7 +91,9 @@ class PolynomialExpansion(Task):
             if value == expected:
                 return Verdict.wrong("equal, but not expanded with like terms combined")
             return Verdict.wrong("not the expanded product")
-        return Verdict.judge(written == expected, "wrong coefficients")
+        if written != expected:
+            return Verdict.wrong("wrong coefficients")
+        return Verdict.judge(_plain_coefficients(tree), "a coefficient is left as arithmetic (write 24x^2, not 2*12x^2)")
 
     def difficulty(self, problem: Problem) -> float:
         """Terms of the expanded product plus its total degree plus the number of variables."""
@@ -121,6 +124,53 @@ class PolynomialExpansion(Task):
         split = problem.answer + f" + {variables[0]}^2 - {variables[0]}^2"
         return [format_polynomial(bumped, variables), format_polynomial(dropped, variables),
                 format_polynomial(negated, variables), problem.data["factors"], split]
+
+
+def _plain_coefficients(tree: Expr) -> bool:
+    """Whether every term of an expanded tree writes its coefficient as one number, or one fraction in lowest
+    terms (``24x^2``, ``-3/4x``, ``x^2/2``, ``0.5y``): ``2*12x^2``, ``7*8`` or ``48/2 x^2`` leave arithmetic undone
+    (the shared ``expanded_terms`` multiplies such numbers out)."""
+    terms: list[Expr] = []
+
+    def split(e: Expr) -> None:  # the signed terms, as expanded_terms splits them
+        if e[0] in ("+", "-"):
+            split(e[1])
+            split(e[2])
+        elif e[0] == "neg":
+            split(e[1])
+        else:
+            terms.append(e)
+
+    def numbers(e: Expr, below: bool, tops: list[Fraction], bottoms: list[Fraction]) -> None:
+        kind = e[0]
+        if kind == "num":
+            (bottoms if below else tops).append(e[1])
+        elif kind == "neg":
+            numbers(e[1], below, tops, bottoms)
+        elif kind == "*":
+            numbers(e[1], below, tops, bottoms)
+            numbers(e[2], below, tops, bottoms)
+        elif kind == "/":
+            numbers(e[1], below, tops, bottoms)
+            numbers(e[2], not below, tops, bottoms)
+        # a variable or a variable's power: no coefficient there
+
+    try:
+        split(tree)
+        for term in terms:
+            tops: list[Fraction] = []
+            bottoms: list[Fraction] = []
+            numbers(term, False, tops, bottoms)
+            if len(tops) > 1 or len(bottoms) > 1:
+                return False
+            if bottoms:
+                top, bottom = (tops[0] if tops else Fraction(1)), bottoms[0]
+                if top.denominator != 1 or bottom.denominator != 1 or abs(bottom) == 1 \
+                        or math.gcd(top.numerator, bottom.numerator) != 1:
+                    return False
+        return True
+    except RecursionError:
+        return False
 
 
 def _factor(rng: random.Random, config: PolynomialExpansion.Config, degree: int) -> Polynomial:

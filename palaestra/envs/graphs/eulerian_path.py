@@ -9,6 +9,7 @@ that steps along edges of the graph and uses each edge exactly once (no edge lef
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -88,6 +89,12 @@ class EulerianPath(Task):
             return Verdict.wrong(f"{len(edges) - len(used)} edge(s) are never used")
         return Verdict.right()
 
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        """The greedy walk without Fleury's bridge test: from an odd node (else the first), always along the
+        unused edge to the smallest (or largest) neighbour, until stuck."""
+        return {"greedy walk, smallest neighbour": lambda problem: _greedy_walk(problem, prefer_high=False),
+                "greedy walk, largest neighbour": lambda problem: _greedy_walk(problem, prefer_high=True)}
+
     def spellings(self, problem: Problem) -> list[str]:
         walk = (problem.answer or "").split()
         return [*super().spellings(problem), " ".join(reversed(walk)), " -> ".join(walk), ", ".join(walk)]
@@ -96,6 +103,27 @@ class EulerianPath(Task):
         walk = (problem.answer or "").split()
         return [" ".join(walk[:-1]), " ".join([*walk, walk[-2]]), " ".join(walk[1:]) if walk[0] != walk[-1] else
                 " ".join(walk[2:])]
+
+
+def _greedy_walk(problem: Problem, prefer_high: bool) -> str:
+    edges = problem.data["edges"]
+    joined: dict[int, set[int]] = {}
+    for u, v in edges:
+        joined.setdefault(u, set()).add(v)
+        joined.setdefault(v, set()).add(u)
+    pick = max if prefer_high else min
+    odd = [v for v in joined if len(joined[v]) % 2]
+    node = pick(odd or list(joined))
+    walk = [node]
+    for _ in range(len(edges)):  # each step uses an edge
+        if not joined[node]:
+            break
+        nxt = pick(joined[node])
+        joined[node].discard(nxt)
+        joined[nxt].discard(node)
+        walk.append(nxt)
+        node = nxt
+    return " ".join(map(str, walk))
 
 
 def _pair(u: int, v: int) -> tuple[int, int]:

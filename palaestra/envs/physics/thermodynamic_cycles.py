@@ -36,7 +36,7 @@ class ThermodynamicCycles(KindsTask):
     family = "physics"
     description = "Ideal-gas processes and cycles on a P-V diagram: heat, net work, heat absorbed and efficiency, exactly."
     tags = ("physics", "thermodynamics", "math")
-    version = 1
+    version = 2  # v2: a rectangular cycle runs either way round with even odds (0.6 clockwise let a constant sign earn 0.6)
     presets = kind_presets("process", "work", "heat_in", "efficiency", "triangle")
     intro = "An ideal gas; 1 kPa x 1 L = 1 J; the gas goes along straight lines on the P-V diagram. "
     single = {"process": ("J", JOULES), "work": ("J", JOULES), "heat_in": ("J", JOULES), "efficiency": ("", RATIO)}
@@ -70,7 +70,7 @@ def _rectangle(rng: random.Random) -> tuple[dict[str, State], list[str]]:
     p1, p2 = sorted(rng.sample(range(50, 601, 10), 2))
     v1, v2 = sorted(rng.sample(range(1, 41), 2))
     corners = {"A": (p1, v1), "B": (p2, v1), "C": (p2, v2), "D": (p1, v2)}
-    order = ["A", "B", "C", "D"] if rng.random() < 0.6 else ["A", "D", "C", "B"]
+    order = ["A", "B", "C", "D"] if rng.random() < 0.5 else ["A", "D", "C", "B"]  # either way round: no sign prior
     start = rng.randrange(4)
     return corners, order[start:] + order[:start]
 
