@@ -86,6 +86,9 @@ _PATTERNS = {
     "repeating": re.compile(r"([+-]?)(\d*)\.(\d*) ?\\overline ?\{ ?(\d{1,60}) ?\}"),
 }
 _FRAC_SHORTHAND = re.compile(r"\\frac ?(\d) ?(\d)")
+# a fraction with a bracketed side, as people write a signed or plain part: (23)/(144), (-3)/4, 5/(-8)
+_BRACKETED_FRACTION = re.compile(
+    rf"([+-]?)(?:\( ?([+-]?) ?({_SIMPLE}) ?\)|({_SIMPLE})) ?/ ?(?:\( ?([+-]?) ?({_SIMPLE}) ?\)|({_SIMPLE}))")
 # one side braced and the other a single digit, as TeX allows: \frac1{117}, \frac{12}5
 _FRAC_HALF_BRACED = re.compile(r"\\frac ?(?:(\d) ?\{(\d+)\}|\{(\d+)\} ?(\d))")
 # x, φ, \theta, v_0, and a quantity named by one word (angle, Area): a grader reads "angle = 91.5" as 91.5
@@ -169,6 +172,12 @@ def _numeral(text: str, mixed: bool, max_digits: int) -> Fraction | None:
         if abs(exponent) > min(MAX_EXPONENT, max_digits):
             return None
         return _signed(sign, Fraction(digits.replace(",", "").replace(" ", "")) * Fraction(10) ** exponent)
+    bracketed = _BRACKETED_FRACTION.fullmatch(s) if "(" in s else None
+    if bracketed and (bracketed.group(3) or bracketed.group(6)):
+        sign, num_sign, inner_num, num, den_sign, inner_den, den = bracketed.groups()
+        s = f"{sign}{num_sign or ''}{inner_num or num}/{den_sign or ''}{inner_den or den}"
+        if sign and num_sign:  # -(-3)/4: two signs before the numerator
+            s = f"{'-' if (sign == '-') != (num_sign == '-') else ''}{inner_num}/{den_sign or ''}{inner_den or den}"
     match = _PATTERNS["fraction"].fullmatch(s) or _PATTERNS["latex_fraction"].fullmatch(s)
     if match:
         sign, num_sign, num, den_sign, den = match.groups() if len(match.groups()) == 5 else (
