@@ -8,7 +8,8 @@ every element, ``..key`` every ``key`` member at any depth, and filters ``[?(@.p
 appear in the document (which is the order every step above keeps); duplicates stay. The verifier
 reads a list (brackets and quotes optional) and compares it item by item with the reference, numbers
 exactly; it names the first position that differs. Problems are redrawn until the result is non-empty
-and, for filters, differs from the unfiltered selection.
+and, for every filter, index and slice, differs from the selection without that step (v1 checked filters only:
+a slice or an index that kept every element let a reader who ignored it score 49% of level 0).
 
 Difficulty: the items in the document, plus the path's steps, plus twice its selecting steps, plus the values
 extracted. Results have at least two values (a lone tag would be easy to guess).
@@ -149,6 +150,7 @@ class JsonPath(Task):
     family = "data"
     description = "Extract the values a JSONPath expression selects from a JSON document, as a list in order."
     tags = ("data", "json", "extraction")
+    version = 2  # v2: an index or slice that kept every element is redrawn (ignoring a slice paid 49% at level 0)
 
     @dataclass(frozen=True)
     class Config:
@@ -168,9 +170,9 @@ class JsonPath(Task):
             values = [node for node in nodes if not isinstance(node, (dict, list))]
             if len(values) < 2 or len(values) != len(nodes):  # one value (a lone tag) is too easy to guess
                 return None
-            if any(step[0] == "filter" for step in path):
-                unfiltered = [["wild"] if step[0] == "filter" else step for step in path]
-                if len(select(document, unfiltered)) == len(values):
+            for at, step in enumerate(path):  # every selecting step selects: without it the result differs
+                if step[0] in ("filter", "index", "slice") and \
+                        select(document, [*path[:at], ["wild"], *path[at + 1:]]) == nodes:
                     return None
             return document, path, field, values
 

@@ -7,7 +7,9 @@ letter case, and the same amount as a number; so the formatting differences are 
 changed amount (digits swapped, a few cents off), a date a day off or with day and month swapped, another
 payee, or a row missing from either side is. The answer is the set of refs that do not match, in any
 order; the verifier reads it with the shared set reader and names a ref wrongly included or left out.
-The number of mismatches is drawn per problem (at least one), so neither a count nor "none" pays.
+The number of mismatches is drawn per problem, so neither a count nor "none" pays; every problem has a
+mismatch in the amount, the date and the payee, and a ref missing from each side (v1 drew each fault freely:
+a check that skipped one field or one side was right in 34-84% of problems).
 
 Difficulty: the rows of both tables plus the mismatching refs.
 """
@@ -27,6 +29,9 @@ from palaestra.verifiers.sets import read_set, read_token
 
 EXAMPLE = "TX-000, TX-999"  # a fixed placeholder: never derived from the answer
 FAULTS = ("amount_swap", "amount_cents", "date_day", "date_swap", "payee", "missing_bank", "missing_ledger")
+# What a check can overlook: a field, or one side of the tables; every problem has a mismatch of each group.
+GROUPS = (("amount_swap", "amount_cents"), ("date_day", "date_swap"), ("payee",), ("missing_bank",),
+          ("missing_ledger",))
 
 
 def _bank_amount(cents: int) -> str:
@@ -51,7 +56,8 @@ class Reconcile(Task):
         rows: int
         faults: int  # the most mismatching refs
 
-    presets = (Config(6, 2), Config(9, 3), Config(13, 4), Config(18, 5), Config(25, 6))
+    version = 2  # v2: every problem has a mismatch in each field and on each side (a field-blind check paid 0.34-0.84)
+    presets = (Config(10, 6), Config(12, 7), Config(15, 8), Config(19, 9), Config(25, 10))
     growth = Growth(steps={"rows": 7, "faults": 1})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -63,11 +69,14 @@ class Reconcile(Task):
             ledger.append({"ref": ref, "date": day, "payee": rng.choice(WORDS["payees"]),
                            "cents": rng.randrange(500, 500000)})
         bank = [dict(row) for row in ledger]
-        faulty = rng.sample(range(config.rows), rng.randint(1, config.faults))
+        count = rng.randint(len(GROUPS), max(len(GROUPS), min(config.faults, config.rows - 2)))
+        faulty = rng.sample(range(config.rows), count)
+        # One mismatch of each group (a check that skips a field or a side fails), the rest drawn freely.
+        kinds = [rng.choice(group) for group in GROUPS] + [rng.choice(FAULTS) for _ in range(count - len(GROUPS))]
+        rng.shuffle(kinds)
         dropped: set[int] = set()
-        for index in faulty:
+        for index, fault in zip(faulty, kinds, strict=True):
             row = bank[index]
-            fault = rng.choice(FAULTS)
             if fault == "date_swap" and (row["date"].day > 12 or row["date"].day == row["date"].month):
                 fault = "date_day"
             if fault == "amount_swap":

@@ -4,7 +4,7 @@ The tree holds ``app/`` (a few text files at version 0) and ``patches/<number>-<
 mail-style patches (``From:``, ``Subject:``, then a unified diff with ``a/``/``b/`` paths) whose hunks build
 on each other, so they apply only in order. The task: apply them in the order of the number their names
 start with. The traps grow by level: from level 1 the series has ten or more patches and the numbers are not
-zero-padded (``ls`` and a glob put ``10-...`` before ``2-...``); from level 2 patches whose ``Subject:`` line
+zero-padded (``ls`` and a glob put ``10-...`` before ``2-...``, and the first applied two-digit patch changes a line that a patch numbered 2-9 wrote, so that order cannot apply it); from level 2 patches whose ``Subject:`` line
 starts with ``[DROP]`` are to be skipped (the later patches do not need them); from level 3 some patches
 create new files. ``sort -n`` and ``patch -p1`` do it.
 
@@ -41,6 +41,7 @@ class PatchSeries(ShellTask):
     tags = ("terminal", "multi-turn", "shell", "files", "patch", "agentic")
     end_state = True
     new_files_allowed = True
+    version = 2  # v2: the first applied two-digit patch changes a line a patch 2-9 wrote (glob order fails)
 
     @dataclass(frozen=True)
     class Config:
@@ -68,9 +69,15 @@ class PatchSeries(ShellTask):
         dropped = set(rng.sample(range(2, count + 1), rng.randint(1, 2))) if traps >= 2 else set()
         files: dict[str, str] = dict(initial)
         hunks = 0
+        after_first: dict[str, set[str]] = {}
         for number in range(1, count + 1):
             paths = rng.sample(sorted(app), min(len(app), rng.randint(1, 2)))
             edited = {path: _edit(rng, app[path], names) for path in paths}
+            if traps >= 1 and number >= 10 and number not in dropped and not any(
+                    n >= 10 and n not in dropped for n in range(10, number)):
+                # The first applied two-digit patch changes a line that a patch numbered 2-9 wrote, so a glob's
+                # order (1, 10, 11, ..., 2, ...) cannot apply it (v1: that order was right in ~11% of level 2).
+                edited.update(_dependent(rng, app, after_first, names))
             if traps >= 3 and rng.random() < 0.2:
                 new = f"app/{names.pop()}.txt"
                 app_new = [f"created by patch {number}\n", f"line {rng.randint(0, 999)}\n"]
@@ -84,6 +91,8 @@ class PatchSeries(ShellTask):
             files[f"patches/{label}-{subject.split()[-1]}.patch"] = header + diff
             if not drop:
                 app.update(edited)
+            if number == 1:
+                after_first = {path: set(lines) for path, lines in app.items()}
         expected = {path: "".join(lines) for path, lines in app.items()}
         steps = ("Apply the patches in patches/ to the files, one after another in the order of the number each "
                  "patch's name starts with (1, 2, ..., 10, ...); the paths in them start with a/ and b/.")
@@ -132,3 +141,17 @@ def _edit(rng: random.Random, lines: list[str], names: list[str]) -> list[str]:
         del lines[at]
     return lines
 
+
+
+def _dependent(rng: random.Random, app: dict[str, list[str]], after_first: dict[str, set[str]],
+               names: list[str]) -> dict[str, list[str]]:
+    """A change of one line that a patch after the first one wrote (absent from its file after patch 1), or no
+    change when none is left (a patch can only have deleted lines)."""
+    written = [(path, at) for path in sorted(app) for at, line in enumerate(app[path])
+               if line not in after_first.get(path, set())]
+    if not written:
+        return {}
+    path, at = rng.choice(written)
+    lines = list(app[path])
+    lines[at] = f"{rng.choice(names[:6])} value {rng.randint(10_000, 99_999)}\n"
+    return {path: lines}
