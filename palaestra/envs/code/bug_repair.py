@@ -245,7 +245,7 @@ class BugRepair(FunctionTask):
     id = "code/bug_repair"
     description = "Fix a function with injected bugs (off-by-one, wrong operator/comparison, swapped arguments)."
     tags = ("code", "programming", "debugging")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -286,7 +286,13 @@ class BugRepair(FunctionTask):
                     for t in tests)
                 for slot in chosen
             ) if len(chosen) > 1 else True
-            if len(chosen) == config.bugs and len(failing) >= 2 and varied(tests, at_least=3) and each_matters:
+            # the hidden tests pin the function down: every single fault of the template (the injected ones and
+            # the others, i.e. every wrong fix of the kind the hint names) fails some test
+            pinned = all(any(_outcome(template, constants, {**ok_slots, slot: bug}, t["args"]) != t["expected"]
+                             for t in tests)
+                         for slot, bug in template.bugs())
+            if (len(chosen) == config.bugs and len(failing) >= 2 and varied(tests, at_least=3) and each_matters
+                    and pinned):
                 return template, constants, chosen, tests, failing
             return None
 

@@ -22,9 +22,11 @@ Templates (parameters vary the class and method names and the rules):
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import random
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -60,6 +62,16 @@ class ClassTemplate(Template):
         """The trusted outputs of the querying operations."""
         raise NotImplementedError
 
+    # The rule parameters a problem's statement fixes, with every value they can take: the hidden tests must tell
+    # the stated rule from each other one (a class implementing the other eviction policy, tie rule... fails).
+    rules: ClassVar[dict[str, tuple[Any, ...]]] = {}
+
+    def slips(self, p: dict[str, Any]) -> list[Callable[[dict[str, Any]], list[str]]]:
+        """Near-miss classes (their outputs on a test) that the hidden tests must reject: the class of each other
+        value of a rule parameter."""
+        return [functools.partial(self.run, p={**p, key: value})
+                for key, values in self.rules.items() for value in values if value != p[key]]
+
     def dispatch(self, p: dict[str, Any], **fields: str) -> str:
         """C++ statements of the driver's loop over one test's operations (``op`` holds the name): by default
         the section ``<Template>.dispatch``, which reads an integer argument ``v`` with ``{arg_int_v}``."""
@@ -94,6 +106,7 @@ def _arg_int(name: str) -> str:
 
 class ExtremeStack(ClassTemplate):
     name = "extreme_stack"
+    rules = {"extreme": ("min", "max")}
     tier = 1
 
     def params(self, rng: random.Random) -> dict[str, Any]:
@@ -132,6 +145,14 @@ class ExtremeStack(ClassTemplate):
                 ops.append([rng.choice(["top", p["query"], p["query"] + "Count" if p["count"] else p["query"]])])
         return {"init": [], "ops": ops}
 
+    def slips(self, p: dict[str, Any]) -> list[Callable[[dict[str, Any]], list[str]]]:
+        """The other extreme, and (with the count query) a count query that always answers 1."""
+        def count_one(test: dict[str, Any]) -> list[str]:
+            queries = [op for op, *_ in test["ops"] if op not in ("push", "pop")]
+            return ["1" if op == p["query"] + "Count" else got for op, got in zip(queries, self.run(test, p))]
+
+        return [*super().slips(p), *([count_one] if p["count"] else [])]
+
     def run(self, test: dict[str, Any], p: dict[str, Any]) -> list[str]:
         stack: list[int] = []
         out = []
@@ -165,6 +186,7 @@ class ExtremeStack(ClassTemplate):
 
 class RingBuffer(ClassTemplate):
     name = "ring_buffer"
+    rules = {"policy": ("overwrite", "refuse")}
     tier = 1
 
     def params(self, rng: random.Random) -> dict[str, Any]:
@@ -227,6 +249,7 @@ class RingBuffer(ClassTemplate):
 
 class Cache(ClassTemplate):
     name = "cache"
+    rules = {"policy": ("lru", "fifo"), "missing": (-1, 0, -999)}
     tier = 2
 
     def params(self, rng: random.Random) -> dict[str, Any]:
@@ -284,6 +307,7 @@ class Cache(ClassTemplate):
 
 class WordCounter(ClassTemplate):
     name = "word_counter"
+    rules = {"tie": ("smallest", "largest")}
     tier = 2
     MEMBERS = ("void add(const std::string &word)", "void remove(const std::string &word)",
                "int count(const std::string &word)", "std::string {p[top]}()")
@@ -341,6 +365,7 @@ class WordCounter(ClassTemplate):
 
 class RunningMedian(ClassTemplate):
     name = "running_median"
+    rules = {"which": ("lower", "upper", "kth")}
     tier = 3
 
     def params(self, rng: random.Random) -> dict[str, Any]:
@@ -395,6 +420,7 @@ class RunningMedian(ClassTemplate):
 
 class IntervalCover(ClassTemplate):
     name = "interval_cover"
+    rules = {"closed": (True, False)}
     tier = 3
     MEMBERS = ("void add(int left, int right)", "long long {p[total]}()", "bool contains(int x)")
 
@@ -447,6 +473,7 @@ TEMPLATES: dict[str, ClassTemplate] = {t.name: t for t in (ExtremeStack(), RingB
 @register
 class CppClasses(TemplatedTask):
     id = "code/cpp_classes"
+    version = 2  # 2: the hidden tests tell the stated rule (policy, tie, extreme, median, ends) from the others
     description = "Write a C++ class (a data structure with a given interface) checked by hidden operation sequences."
     tags = ("code", "programming", "cpp", "data-structures")
     languages = ("cpp",)
@@ -478,6 +505,8 @@ class CppClasses(TemplatedTask):
             expected = [_line(template.run(test, p)) for test in tests]
             if len(set(expected)) < min(3, len(expected)) or "-" in expected[:1]:
                 return None
+            if any([_line(slip(test)) for test in tests] == expected for slip in template.slips(p)):
+                return None  # the hidden tests do not pin the stated rule down
             example = tests[0]
             init = f" with constructor arguments ({', '.join(map(str, example['init']))})" if example["init"] else ""
             calls = "; ".join(" ".join(map(str, op)) for op in example["ops"])
