@@ -14,16 +14,32 @@ only the impossible (an unknown account, a non-positive amount), never what the 
 3. from level 3, at most 2,000.00 (in the account's currency) may leave one account for other people's
    accounts per day, today's earlier transfers included (transfers between the customer's own accounts
    do not count);
-4. from level 4, a frozen account can neither send nor receive.
+4. from level 4, a frozen account (there is always one) can neither send nor receive.
 
 Requests are handled in the order given; a refused one does not stop the next. The answer is the set of
 request numbers carried out (``none`` if none). The episode is judged on the answer and on the final
 records (balances and the transfer log) against those the policy determines, so a forbidden transfer,
 a missing one or a wrongly converted amount fails. Requests are built on both sides of the policy
-(a tenth of problems all allowed, a twenty-fifth all refused), with near misses: an amount equal to the
-available balance (allowed), one between the available balance and the balance, a limit reached by
-yesterday's transfers (allowed). The difficulty is the requests plus the accounts plus twice the clauses
-in play plus the currency conversions plus the refused requests.
+(a twenty-fifth of problems all allowed where there are at most 8 requests, more rarely fitting the balances;
+a twenty-fifth all refused), with near misses: an
+amount equal to the available balance (allowed), one between the available balance and the balance, a limit
+reached by yesterday's transfers (allowed).
+
+Every clause in play, and every part of one a policy could leave out (the balance as the earlier transfers
+left it; holds; rates; the limit, yesterday's transfers and those to one's own accounts not counting toward
+it, today's earlier ones in the log counting; a frozen account sending, and receiving), decides at least one
+request of a mixed problem on its own: with the earlier requests served by the policy, the policy without
+that part would refuse an allowed request, allow a refused one or credit an unconverted amount (in a problem
+whose requests are all refused, each refusing part refuses one alone). So a policy blind to one part fails
+every mixed problem; draws that miss a part are drawn again. (v2 let "ignore holds" solve 42-53% of levels
+1-4, "check the balances as the conversation began" 61-77% of every level.) At level 4 a frozen account is
+always there. The difficulty is the requests plus the accounts plus twice the clauses in play plus the
+currency conversions plus the refused requests.
+
+Generation speed: about 300 problems/s at level 4 (v2: 2,500/s). The time goes to redraws: a mixed level-4
+problem must give each of its nine clause parts a request it decides alone, which about one draw in five
+manages (the limit's parts are the scarcest), and to checking each request against the policy without each
+part. It is kept because a draw that misses a part pays a policy blind to that part.
 """
 
 from __future__ import annotations
@@ -42,8 +58,6 @@ from palaestra.envs.service.common import (
     RequestsServed,
     call,
     draw_person,
-    draw_side,
-    draw_sides,
     served_answer,
 )
 from palaestra.generators.knowledge import NameForge
@@ -54,6 +68,12 @@ RATES = {("USD", "EUR"): "0.9150", ("EUR", "USD"): "1.0920", ("USD", "GBP"): "0.
          ("GBP", "USD"): "1.2710", ("EUR", "GBP"): "0.8560", ("GBP", "EUR"): "1.1660"}
 OWN_NAMES = {"USD": ("checking", "savings", "travel"), "EUR": ("euro",), "GBP": ("sterling",)}
 EXAMPLE = "<answer>2, 5</answer>"  # fixed placeholder
+ALL_ALLOWED = 0.04  # the share of problems whose requests the policy all allows (no refusing clause decides there)
+ALL_REFUSED = 0.04  # and all refuses (the rest mix both sides)
+ALL_ALLOWED_MOST = 8  # the most requests a problem may have to be all allowed (the top preset's)
+REFUSING = frozenset({"holds", "limit", "limit_log", "frozen", "frozen_in"})  # clauses a refusal alone can show
+ALLOWING = frozenset({"rates", "order", "limit_day", "limit_own"})  # and an allowed request (see _clauses)
+ATTEMPTS = 400  # draws per problem (mixed problems at level 4, the scarcest, keep about one draw in ten)
 
 
 @register
@@ -62,7 +82,8 @@ class BankTransfers(RequestsServed):
     family = "service"
     description = "Carry out a customer's money transfers under a stated bank policy (balances, holds, limits, rates)."
     tags = ("service", "multi-turn", "tools", "policy", "finance", "agentic")
-    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
+    version = 3  # v3: every clause decides a request on its own; more requests a level; a 25th all allowed
+    # (v2: a twenty-fifth of the problems refuse every request; v1: a tenth)
     tool_names = ("find_customer", "get_account", "get_transfers", "transfer")
 
     @dataclass(frozen=True)
@@ -76,11 +97,11 @@ class BankTransfers(RequestsServed):
         budget: int
 
     presets = (
-        Config(2, (2, 2), False, False, False, False, 8),
-        Config(2, (2, 3), True, False, False, False, 10),
-        Config(3, (3, 4), True, True, False, False, 14),
-        Config(3, (3, 5), True, True, True, False, 18),
-        Config(4, (4, 6), True, True, True, True, 22),
+        Config(2, (3, 5), False, False, False, False, 14),
+        Config(2, (4, 5), True, False, False, False, 14),
+        Config(3, (4, 6), True, True, False, False, 18),
+        Config(3, (5, 7), True, True, True, False, 22),
+        Config(4, (6, 8), True, True, True, True, 26),
     )
     growth = Growth(limits={"accounts": 5, "requests": 16, "budget": 40})
 
@@ -101,9 +122,9 @@ class BankTransfers(RequestsServed):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         # Both sides of the policy in most problems; the kind is drawn once, so redraws do not skew the shares.
-        kind = draw_side(rng)
-        return retry(lambda: self._draw(rng, config, kind), what="transfers on the asked sides of the policy",
-                     attempts=200)
+        kind = _draw_kind(rng, config.requests[1])
+        return retry(lambda: self._draw(rng, config, kind), what="transfers that each clause in play decides",
+                     attempts=ATTEMPTS)
 
     def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
         forge = NameForge(rng)
@@ -123,7 +144,7 @@ class BankTransfers(RequestsServed):
                 "owner": customer["id"], "name": name, "currency": currency, "status": "open",
                 "balance_cents": rng.randint(300, 6_000) * 100 + rng.randint(0, 99), "holds": holds}
         own = list(accounts)
-        if config.frozen and rng.random() < 0.7:
+        if config.frozen:  # always one, so that the clause can decide a request
             accounts[rng.choice(own)]["status"] = "frozen"
         payees = []
         for _ in range(rng.randint(1, 3)):
@@ -145,18 +166,23 @@ class BankTransfers(RequestsServed):
                                                 accounts[entry["to"]]["currency"])
         records: Records = {"today": TODAY, "customers": {customer["id"]: customer}, "accounts": accounts, "transfers": log}
         rules = {"limit": config.limit, "frozen": config.frozen}
-        sides = draw_sides(rng, rng.randint(*config.requests), kind)
+        clauses = _clauses(config.holds, config.currencies, rules)
+        sides = _draw_sides(rng, rng.randint(*config.requests), kind, clauses)
         if sides is None:
             return None
         world = copy.deepcopy(records)
-        requests = []
+        requests: list[dict[str, Any]] = []
+        decided: set[str] = set()
         for allowed in sides:
-            request = _request(rng, world, own, payees, rules, allowed)
+            request = _request(rng, world, records, own, payees, rules, allowed, clauses - decided)
             if request is None:
                 return None
+            decided |= _deciding(world, records, request, rules, clauses)
             if allowed:
                 _execute(world, request)
             requests.append(request)
+        if not _needed(clauses, kind) <= decided:
+            return None
         texts = [f"{n}. Send {_money(r['amount_cents'])} {accounts[r['from']]['currency']} from my "
                  f"{accounts[r['from']]['name']} account to "
                  + (f"my {accounts[r['to']]['name']} account." if r["to"] in own else f"account {r['to']}.")
@@ -276,31 +302,181 @@ def _execute(records: Records, request: dict[str, Any]) -> None:
                                  "amount_cents": request["amount_cents"], "credited_cents": request["credited_cents"]})
 
 
-def _request(rng: random.Random, records: Records, own: list[str], payees: list[str], rules: dict[str, bool],
-             allowed: bool) -> dict[str, Any] | None:
-    """A transfer on the asked side of the policy as ``records`` stand, often right at an edge."""
+def _draw_kind(rng: random.Random, requests: int) -> str:
+    """``all allowed`` (:data:`ALL_ALLOWED` of the problems), ``all refused`` (:data:`ALL_REFUSED`) or ``mixed``;
+    past :data:`ALL_ALLOWED_MOST` requests no problem is all allowed (so many transfers rarely fit the balances)."""
+    draw = rng.random()
+    if draw < ALL_ALLOWED:
+        return "all allowed" if requests <= ALL_ALLOWED_MOST else "mixed"
+    return "all refused" if draw < ALL_ALLOWED + ALL_REFUSED else "mixed"
+
+
+def _draw_sides(rng: random.Random, count: int, kind: str, clauses: frozenset[str]) -> list[bool] | None:
+    """Which requests the policy allows: all, none, or a mix with room for a refusal by each refusing clause."""
+    if kind != "mixed":
+        return [kind == "all allowed"] * count
+    refusing = len(clauses & {"holds", "limit", "frozen"})  # limit_log and frozen_in share their refusals
+    allowing = max(1, len(clauses & {"rates", "limit_day", "limit_own"}))  # order shares a request
+    if count < refusing + 1:
+        return None
+    refused = set(rng.sample(range(count), rng.randint(max(1, refusing), max(count - allowing, refusing, 1))))
+    return [n not in refused for n in range(count)]
+
+
+def _clauses(holds: bool, currencies: bool, rules: dict[str, bool]) -> frozenset[str]:
+    """The clauses in play, each a part of the policy a policy could leave out: the balance as earlier transfers
+    leave it (``order``), holds, rates, the day's limit (``limit``) with its parts (yesterday's transfers do not count:
+    ``limit_day``; nor do those to one's own accounts: ``limit_own``; today's earlier ones in the log do:
+    ``limit_log``), frozen accounts (``frozen``: a frozen one cannot send; ``frozen_in``: nor receive)."""
+    active = {"order": True, "holds": holds, "rates": currencies, "limit": rules["limit"],
+              "limit_day": rules["limit"], "limit_own": rules["limit"], "limit_log": rules["limit"],
+              "frozen": rules["frozen"], "frozen_in": rules["frozen"]}
+    return frozenset(name for name, on in active.items() if on)
+
+
+def _needed(clauses: frozenset[str], kind: str) -> frozenset[str]:
+    """The clauses that must each decide a request on their own: all of them in a mixed problem, the refusing ones
+    when every request is refused (nothing is carried out there, so no other clause can matter)."""
+    return clauses if kind == "mixed" else clauses & REFUSING if kind == "all refused" else frozenset()
+
+
+def _blind_allows(records: Records, start: Records, request: dict[str, Any], rules: dict[str, bool],
+                  blind: str) -> bool:
+    """What the policy without clause ``blind`` (see :func:`_clauses`) decides."""
     accounts = records["accounts"]
-    source = rng.choice(own)
-    target = rng.choice([a for a in own if a != source] + payees * 2)
+    source, target = accounts[request["from"]], accounts[request["to"]]
+    statuses = (source["status"],) if blind == "frozen_in" else (source["status"], target["status"])
+    if rules["frozen"] and blind != "frozen" and "frozen" in statuses:
+        return False
+    account = start["accounts"][request["from"]] if blind == "order" else source
+    available = account["balance_cents"] - (0 if blind == "holds" else sum(account["holds"]))
+    if request["amount_cents"] > available:
+        return False
+    counted = target["owner"] != source["owner"] or blind == "limit_own"
+    if not rules["limit"] or blind == "limit" or not counted:
+        return True
+    log = records["transfers"][len(start["transfers"]):] if blind == "limit_log" else records["transfers"]
+    sent = sum(t["amount_cents"] for t in log if t["from"] == request["from"]
+               and (t["date"] == TODAY or blind == "limit_day")
+               and (accounts[t["to"]]["owner"] != source["owner"] or blind == "limit_own"))
+    return sent + request["amount_cents"] <= DAILY_LIMIT
+
+
+def _deciding(records: Records, start: Records, request: dict[str, Any], rules: dict[str, bool],
+              clauses: frozenset[str]) -> set[str]:
+    """The clauses that decide ``request`` on their own as ``records`` stand (the earlier requests served by the
+    policy): without the clause it would be allowed where it is refused or the reverse, or (rates) credited the
+    amount itself."""
+    allowed = _allowed(records, request, rules)
+    accounts = records["accounts"]
+    converted = accounts[request["from"]]["currency"] != accounts[request["to"]]["currency"]
+    return {clause for clause in clauses
+            if ((allowed and converted) if clause == "rates"
+                else _blind_allows(records, start, request, rules, clause) != allowed)}
+
+
+def _sent(records: Records, account_id: str, days: tuple[str, ...], own_too: bool) -> int:
+    """What left ``account_id`` on ``days`` for other people's accounts (``own_too``: for any account)."""
+    owner = records["accounts"][account_id]["owner"]
+    return sum(t["amount_cents"] for t in records["transfers"] if t["from"] == account_id and t["date"] in days
+               and (own_too or records["accounts"][t["to"]]["owner"] != owner))
+
+
+def _request(rng: random.Random, records: Records, start: Records, own: list[str], payees: list[str],
+             rules: dict[str, bool], allowed: bool, undecided: frozenset[str]) -> dict[str, Any] | None:
+    """A transfer on the asked side of the policy as ``records`` stand, often right at an edge, and mostly one that
+    a clause still ``undecided`` decides on its own (``start``: the records as the conversation began): the roles
+    such a clause can play on this side are tried in a random order, then three draws without a role."""
+    roles = sorted(undecided & (ALLOWING if allowed else REFUSING | {"order"}))
+    rng.shuffle(roles)
+    if roles and rng.random() < 0.15:
+        roles = roles[:1]  # now and then a request that no clause was asked to decide, tried after one role
+    for role in [*roles, None, None, None]:
+        request = _role_request(rng, records, start, own, payees, rules, allowed, undecided, role)
+        if request is not None:
+            return request
+    return None
+
+
+def _role_request(rng: random.Random, records: Records, start: Records, own: list[str], payees: list[str],
+                  rules: dict[str, bool], allowed: bool, undecided: frozenset[str],
+                  role: str | None) -> dict[str, Any] | None:
+    """One try at :func:`_request`'s transfer, built for clause ``role`` to decide (None: at an edge as it falls)."""
+    accounts = records["accounts"]
+
+    def open_(account_id: str) -> bool:
+        return not rules["frozen"] or accounts[account_id]["status"] != "frozen"
+
+    def moved(account_id: str) -> bool:  # debited before (a refusal the first balance allows), or credited
+        now, first = _available(records, account_id), _available(start, account_id)
+        return open_(account_id) and now != first and (now < first) != allowed
+
+    pick = {"rates": [a for a in own if open_(a)], "holds": [a for a in own if accounts[a]["holds"] and open_(a)],
+            "order": [a for a in own if moved(a)], "frozen_in": [a for a in own if open_(a)],
+            "frozen": [a for a in own if not open_(a)] if rng.random() < 0.5 else [a for a in own if open_(a)],
+            "limit_day": [a for a in own if open_(a) and _sent(records, a, (YESTERDAY,), False)]}
+    sources = pick.get(role or "", own)
+    if not sources:
+        return None
+    source = rng.choice(sources)
+    targets = [a for a in own if a != source] + payees * 2
+    if role == "rates":
+        targets = [a for a in targets if open_(a) and accounts[a]["currency"] != accounts[source]["currency"]]
+    elif role in ("frozen", "frozen_in") and open_(source):
+        targets = [a for a in own if not open_(a)]
+    elif role in ("limit", "limit_log", "limit_day"):
+        targets = [a for a in payees if open_(a)]
+    elif role == "limit_own":
+        targets = [a for a in own if a != source and open_(a)]
+    elif role in ("holds", "order"):
+        targets = [a for a in targets if open_(a)]
+    if not targets:
+        return None
+    target = rng.choice(targets)
     external = target in payees
     available = _available(records, source)
     limited = rules["limit"] and external
-    room = min(available, DAILY_LIMIT - _sent_today(records, source)) if limited else available
+    left = DAILY_LIMIT - _sent_today(records, source)  # what the day's limit still lets go to other people
+    room = min(available, left) if limited else available
     blocked = rules["frozen"] and "frozen" in (accounts[source]["status"], accounts[target]["status"])
-    if allowed:
+    balance, first = accounts[source]["balance_cents"], _available(start, source)
+    low, top = 0, 0  # an amount in (low, top], for the roles that need one range
+    if role == "holds":  # over what the holds leave, within the balance and the day's limit
+        low, top = max(available, 0), min(balance, left) if limited else balance
+        if "order" in undecided and first > available and rng.random() < 0.7:
+            top = min(top, first)  # and within what the first balance left: both decide
+    elif role == "order" and not allowed:  # over the balance as it now stands, within the first one
+        low, top = max(available, 0), min(first, left) if limited else first
+    elif role == "order":  # over the first balance, within the balance an earlier transfer raised
+        low, top = max(first, 0), room
+    elif role == "limit_day":  # within today's room, over what yesterday's transfers would leave
+        low, top = max(left - _sent(records, source, (YESTERDAY,), False), 0), room
+    elif role == "limit_own":  # to one's own account, over what the limit would leave if it counted those
+        low, top = max(DAILY_LIMIT - _sent(records, source, (TODAY,), True), 0), available
+    elif role in ("limit", "limit_log"):  # over the day's limit, within the balance (and for limit_log within
+        low = max(left, 0)                # what the limit would leave if it counted this conversation alone)
+        top = min(available, low + 50_000)
+        if role == "limit_log" or ("limit_log" in undecided and rng.random() < 0.7):
+            top = min(top, DAILY_LIMIT - _sent(records, source, (TODAY,), False)
+                      + _sent(start, source, (TODAY,), False))
+    if role in ("holds", "order", "limit_day", "limit_own", "limit", "limit_log"):
+        if top <= low or (blocked and role != "order"):
+            return None
+        amount = rng.randint(low + 1, top)
+    elif allowed:
         if blocked or room < 1_000:
             return None
         amount = room if rng.random() < 0.2 else rng.randint(500, room)
-    elif blocked and rng.random() < 0.8:
+    elif blocked and (role in ("frozen", "frozen_in") or rng.random() < 0.8):
         amount = rng.randint(500, max(500, min(room, 150_000)))
+    elif role in ("frozen", "frozen_in"):
+        return None
     elif limited and room < available and rng.random() < 0.6:  # over the day's limit, within the balance
         amount = rng.randint(room + 1, min(available, room + 50_000))
+    elif available < balance and rng.random() < 0.6:  # within the balance, over what the holds leave
+        amount = rng.randint(max(available + 1, 1), balance)
     else:
-        balance = accounts[source]["balance_cents"]
-        if available < balance and rng.random() < 0.6:  # within the balance, over what the holds leave
-            amount = rng.randint(max(available + 1, 1), balance)
-        else:
-            amount = max(available, 0) + rng.randint(1, 30_000)
+        amount = max(available, 0) + rng.randint(1, 30_000)
     if amount <= 0:
         return None
     credited = _credited(amount, accounts[source]["currency"], accounts[target]["currency"])
