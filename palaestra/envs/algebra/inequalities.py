@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -32,6 +33,34 @@ from palaestra.verifiers.intervals import (
     read_intervals,
 )
 from palaestra.verifiers.polynomials import Polynomial, coefficients, format_polynomial, from_coefficients, multiply
+from palaestra.verifiers.radicals import work_left
+
+# what separates the endpoints of a set written as intervals or inequalities (a bracket is trimmed off each piece)
+_PIECE_BREAK = re.compile(r",|;|∪|\\cup|<|>|≤|≥|=|≠|\\le|\\ge|\\ne|\[|\]|\{|\}|\||\b(?:or|and|U)\b")
+MAX_PIECES = 40
+_ROOT_POWER = re.compile(r"(\d{1,12})\s*\^\s*\(\s*1\s*/\s*2\s*\)")  # 65^(1/2): a square root, not a power
+
+
+def _trim(piece: str) -> str:
+    """``piece`` without the brackets of the interval around it: ``((-1 + sqrt(5))/2`` -> ``(-1 + sqrt(5))/2``."""
+    text = piece.strip()
+    for _ in range(len(text)):
+        if text.count("(") > text.count(")") and text.startswith("("):
+            text = text[1:].strip()
+        elif text.count(")") > text.count("(") and text.endswith(")"):
+            text = text[:-1].strip()
+        else:
+            break
+    return text
+
+
+def _left_undone(answer: str) -> bool:
+    """Whether an endpoint leaves arithmetic undone (:func:`palaestra.verifiers.radicals.work_left`): a sum of numbers
+    (``(-15 + 31)/8``), a power (``2^2``) or a sum under a root (``sqrt(1 + 64)``); ``-1/2 - sqrt(65)/2`` and
+    ``(-1 + √65)/2`` are values."""
+    pieces = _PIECE_BREAK.split(answer.replace("\\left", "").replace("\\right", ""))
+    return any(work_left(_trim(_ROOT_POWER.sub(r"sqrt(\1)", piece))) for piece in pieces[:MAX_PIECES] if any(c.isdigit() for c in piece))
+
 
 _RELATIONS = ("<", "<=", ">", ">=")
 _SHOWN = {"<": "<", "<=": "≤", ">": ">", ">=": "≥"}
@@ -78,6 +107,8 @@ class Inequalities(Task):
         got = read_intervals(answer, allow_empty=True)
         if got is None:
             return Verdict.unparsed("not a set of real numbers (write intervals such as (-∞, 2] ∪ (3, 5))")
+        if _left_undone(answer):  # ((-15 + 31)/8, ∞), x > (-1 + sqrt(1 + 64))/2: the inequality's numbers typed back
+            return Verdict.wrong("arithmetic left undone: work each endpoint out to a simplified exact value")
         return Verdict.judge(got == read_intervals(problem.data["solution"], allow_empty=True), "wrong solution set")
 
     def difficulty(self, problem: Problem) -> float:

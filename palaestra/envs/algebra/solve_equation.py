@@ -38,6 +38,7 @@ from palaestra.core.retry import retry
 from palaestra.verifiers.expressions import Surd, evaluate_surd, parse_expression
 from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.numeric import format_decimal, format_number, read_exact
+from palaestra.verifiers.radicals import work_left
 from palaestra.verifiers.sets import read_items
 
 MAX_VALUES = 8
@@ -113,6 +114,8 @@ class SolveEquation(Task):
         if values is None:
             return Verdict.unparsed(
                 "could not read the solutions as exact real numbers, e.g. x = 2, x = (1 + sqrt(5))/2")
+        if _left_undone(answer):  # (-15 + 31)/(4 + 4), (-b + sqrt(b^2 - 4ac))/(2a): the equation's numbers typed back
+            return Verdict.wrong("arithmetic left undone: work each solution out to a simplified exact value")
         roots = [_surd_of(text) for text in problem.data["roots"]]
         expected = list(roots)
         for value in values:
@@ -247,6 +250,19 @@ def _read_solutions(answer: str) -> list[Surd] | None:
         return None
     return read_items(answer, _read_value, allow_empty=True, allow_or=True, expand=_expand_plus_minus,
                       max_items=MAX_VALUES)
+
+
+_ROOT_POWER = re.compile(r"(\d{1,12})\s*\^\s*\(\s*1\s*/\s*2\s*\)")  # 10^(1/2): a square root, not a power
+
+
+def _left_undone(answer: str) -> bool:
+    """Whether a listed value leaves arithmetic undone (:func:`palaestra.verifiers.radicals.work_left`): a sum of
+    numbers (``(-15 + 31)/8``), a power (``8^2``) or a sum under a root (``sqrt(64 + 36)``); ``48/8``,
+    ``(4 + sqrt(40))/2`` and ``10^(1/2)`` are values."""
+    flags = read_items(answer, lambda text: work_left(_ROOT_POWER.sub(r"sqrt(\1)", text))
+                       if _read_value(text) is not None else None,
+                       allow_empty=True, allow_or=True, expand=_expand_plus_minus, max_items=MAX_VALUES)
+    return flags is not None and any(flags)
 
 
 def _parts(value: Surd) -> tuple[int, int, int, int]:
