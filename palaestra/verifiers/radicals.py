@@ -141,6 +141,7 @@ def radical_spellings(value: Surd) -> list[str]:
 
 _POWER = re.compile(r"[\w)}]\s*\*\*\s*[\w({]")  # 91**2 (and not Markdown's **bold**)
 _SIDES = re.compile(r"=|≈|\\approx")
+_ROOT_POWER = re.compile(r"(\d{1,12})\s*\^\s*\(\s*1\s*/\s*2\s*\)")  # 10^(1/2): a square root, not a power
 
 
 def work_left(answer: str) -> bool:
@@ -148,7 +149,7 @@ def work_left(answer: str) -> bool:
     question's own formula typed back is not one): a power (``91^2``), a square root of anything but one number or one
     fraction (``sqrt(91^2 - 77^2)``, ``sqrt(8281 - 5929)``), or numbers without roots combined (``31*27/4``,
     ``47 - 12``, ``10 + 36 + 2*sqrt(349)``). ``sqrt(75)``, ``sqrt(9/2)``, ``\sqrt{\frac{9}{2}}``, ``(3/2)√2``,
-    ``46 + 2*sqrt(349)``, ``(√6 + √2)/4`` and ``s^2 = 9/2`` (a name, then the value) are values.
+    ``46 + 2*sqrt(349)``, ``(√6 + √2)/4``, ``2 - 10^(1/2)`` and ``s^2 = 9/2`` (a name, then the value) are values.
 
     >>> work_left("sqrt(91^2 - 77^2)"), work_left("(7 + 8)/2"), work_left("15/2"), work_left("s^2 = 3√2/2")
     (True, True, False, False)
@@ -156,6 +157,7 @@ def work_left(answer: str) -> bool:
     if not isinstance(answer, str) or len(answer) > MAX_CHARS:
         return False
     bare = _drop_name(strip_wrappers(answer))  # "The answer is **2*sqrt(1594)**." as read_radical reads it
+    bare = _ROOT_POWER.sub(r"sqrt(\1)", bare)
     if "^" in bare or _POWER.search(bare):
         return True
     text = normalise(bare)

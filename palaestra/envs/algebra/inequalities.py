@@ -38,7 +38,6 @@ from palaestra.verifiers.radicals import work_left
 # what separates the endpoints of a set written as intervals or inequalities (a bracket is trimmed off each piece)
 _PIECE_BREAK = re.compile(r",|;|∪|\\cup|<|>|≤|≥|=|≠|\\le|\\ge|\\ne|\[|\]|\{|\}|\||\b(?:or|and|U)\b")
 MAX_PIECES = 40
-_ROOT_POWER = re.compile(r"(\d{1,12})\s*\^\s*\(\s*1\s*/\s*2\s*\)")  # 65^(1/2): a square root, not a power
 
 
 def _trim(piece: str) -> str:
@@ -59,7 +58,7 @@ def _left_undone(answer: str) -> bool:
     (``(-15 + 31)/8``), a power (``2^2``) or a sum under a root (``sqrt(1 + 64)``); ``-1/2 - sqrt(65)/2`` and
     ``(-1 + √65)/2`` are values."""
     pieces = _PIECE_BREAK.split(answer.replace("\\left", "").replace("\\right", ""))
-    return any(work_left(_trim(_ROOT_POWER.sub(r"sqrt(\1)", piece))) for piece in pieces[:MAX_PIECES] if any(c.isdigit() for c in piece))
+    return any(work_left(_trim(piece)) for piece in pieces[:MAX_PIECES] if any(c.isdigit() for c in piece))
 
 
 _RELATIONS = ("<", "<=", ">", ">=")

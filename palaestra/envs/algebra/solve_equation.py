@@ -252,14 +252,13 @@ def _read_solutions(answer: str) -> list[Surd] | None:
                       max_items=MAX_VALUES)
 
 
-_ROOT_POWER = re.compile(r"(\d{1,12})\s*\^\s*\(\s*1\s*/\s*2\s*\)")  # 10^(1/2): a square root, not a power
 
 
 def _left_undone(answer: str) -> bool:
     """Whether a listed value leaves arithmetic undone (:func:`palaestra.verifiers.radicals.work_left`): a sum of
     numbers (``(-15 + 31)/8``), a power (``8^2``) or a sum under a root (``sqrt(64 + 36)``); ``48/8``,
     ``(4 + sqrt(40))/2`` and ``10^(1/2)`` are values."""
-    flags = read_items(answer, lambda text: work_left(_ROOT_POWER.sub(r"sqrt(\1)", text))
+    flags = read_items(answer, lambda text: work_left(text)
                        if _read_value(text) is not None else None,
                        allow_empty=True, allow_or=True, expand=_expand_plus_minus, max_items=MAX_VALUES)
     return flags is not None and any(flags)
