@@ -6,6 +6,11 @@ DD.MM.YYYY, YYYYMMDD, "5 March 2021", "March 5, 2021", "05-Mar-21" (two-digit ye
 be read through its system's convention. The answer gives every record's ISO date as ``id = date``
 pairs in any order (the shared assignment reader); the verifier names the first record whose date is wrong.
 
+Version 2: every problem decides the conventions' traps. With legacy dates in play (level 3 on), one is in the
+1900s and one in the 2000s (v1 drew the years freely: reading every two-digit year as 20yy answered 0.35 of level 3
+and 0.34 of level 4, as 19yy 0.21); the first crm date's day is at most 12 and not its month, so reading it as
+DD/MM is wrong (v1: 0.10-0.19).
+
 Difficulty: the records, plus the conventions in play, plus the numeric dates whose day and month could be
 swapped, plus the two-digit years.
 """
@@ -72,6 +77,7 @@ class CleanDates(Task):
     family = "data"
     description = "Normalise dates written in several stated source conventions (DD/MM vs MM/DD, names) to ISO."
     tags = ("data", "cleaning", "dates")
+    version = 2  # v2: legacy years in both centuries, a crm date that DD/MM misreads (v1: 20yy paid 0.35 of level 3)
 
     @dataclass(frozen=True)
     class Config:
@@ -84,12 +90,20 @@ class CleanDates(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         systems = list(ORDER[: config.systems])
         numbers = rng.sample(range(1, max(100, 4 * config.records)), config.records)
+        # each system once, a second legacy date (one in each century), then systems at random
+        plan = systems + (["legacy"] if "legacy" in systems else [])
+        plan += [rng.choice(systems) for _ in range(config.records - len(plan))]
         records = []
-        for index, number in enumerate(numbers):
-            system = systems[index] if index < len(systems) else rng.choice(systems)
-            low_year = 1970 if system == "legacy" else 1990
-            day = date(low_year, 1, 1) + timedelta(days=rng.randrange((date(2035, 12, 31) - date(low_year, 1, 1)).days))
-            if CONVENTIONS[system][1] and rng.random() < 0.5:  # a day that could be a month
+        legacy_seen = 0
+        for index, (number, system) in enumerate(zip(numbers, plan, strict=True)):
+            low_year, high_year = (1970, 2035) if system == "legacy" else (1990, 2035)
+            if system == "legacy" and legacy_seen < 2:  # one two-digit year of each century
+                low_year, high_year = ((1970, 1999), (2000, 2035))[legacy_seen]
+                legacy_seen += 1
+            day = date(low_year, 1, 1) + timedelta(days=rng.randrange((date(high_year, 12, 31) - date(low_year, 1, 1)).days))
+            if system == "crm" and index < len(systems):  # the first crm date: DD/MM would read another day
+                day = day.replace(day=rng.choice([d for d in range(1, 13) if d != day.month]))
+            elif CONVENTIONS[system][1] and rng.random() < 0.5:  # a day that could be a month
                 day = day.replace(day=rng.randint(1, 12))
             records.append({"id": f"R{number}", "system": system, "date": day.isoformat()})
         rng.shuffle(records)

@@ -14,6 +14,14 @@ Version 2: an Italian number no longer starts 00 (v1 drew its second digit freel
 was typed like 005-997-3757: by the prompt's own rule that carries the international prefix 00, and the reader
 who followed it was marked wrong on 8% of the problems at level 2 and 17% at the top level).
 
+Version 3: every rule is used in every problem. v2 drew each style freely, so a reader that skipped a rule was
+often right: keeping the 0 of ``(0)`` answered 0.82 of level 0 and 0.29 of level 4, not knowing the US prefix 011
+0.73-0.82 at every level, removing Italy's leading 0 as a trunk prefix 0.30 of level 2. Now each problem has a
+number typed with 011 from the United States, one with 00 from elsewhere, one with ``(0)`` after a calling code,
+one typed nationally with a trunk prefix, a foreign one (always using the customer's calling code
+answered 0.39 of level 0) and, once Italy is in play, an Italian one typed nationally; level 0
+has five records (three before).
+
 Difficulty: the records plus the countries in play plus the records written in an international form.
 """
 
@@ -67,8 +75,10 @@ def _grouped(digits: str, sizes: tuple[int, ...], joiner: str) -> str:
     return joiner.join(p for p in parts if p)
 
 
-def written(rng: random.Random, country: str, number: str, international: bool, home: str) -> str:
-    """``number`` (national significant digits of ``country``) as a customer in ``home`` might type it."""
+def written(rng: random.Random, country: str, number: str, international: bool, home: str,
+            style: str | None = None) -> str:
+    """``number`` (national significant digits of ``country``) as a customer in ``home`` might type it (an
+    international ``style``, plus, plus_zero or exit, drawn unless given)."""
     code, trunk, _ = COUNTRIES[country]
     if country == "United States":
         area, rest = number[:3], number[3:]
@@ -85,7 +95,7 @@ def written(rng: random.Random, country: str, number: str, international: bool, 
         if trunk and rng.random() < 0.3:  # the area code in brackets with the trunk prefix: (020) 7946 0018
             return f"({trunk}{number[: sizes[0]]}) {_grouped(number[sizes[0] :], sizes[1:], joiner)}"
         return f"{trunk}{body}"
-    style = rng.choice(("plus", "plus_zero", "exit"))
+    style = style or rng.choice(("plus", "plus_zero", "exit"))
     if style == "plus_zero" and trunk == "0":
         return f"+{code} (0){body}"
     if style == "exit":
@@ -105,7 +115,7 @@ class CleanPhones(Task):
     family = "data"
     description = "Normalise phone numbers typed in national or international styles to E.164 by country rules."
     tags = ("data", "cleaning", "phone-numbers")
-    version = 2
+    version = 3  # v3: every rule used in every problem (v2: skipping one paid up to 0.82 of level 0)
 
     @dataclass(frozen=True)
     class Config:
@@ -113,19 +123,39 @@ class CleanPhones(Task):
         countries: int
         foreign: bool  # international numbers of another country than the customer's
 
-    presets = (Config(3, 2, False), Config(5, 3, False), Config(7, 4, True), Config(10, 5, True), Config(14, 6, True))
+    presets = (Config(5, 2, False), Config(6, 3, False), Config(8, 4, True), Config(10, 5, True), Config(14, 6, True))
     growth = Growth(steps={"records": 4})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         countries = list(ORDER[: config.countries])
         numbers = rng.sample(range(1, max(100, 4 * config.records)), config.records)
+        with_zero = [c for c in countries if COUNTRIES[c][1] == "0"]
+        # (home, country or None to draw, style): a record that uses each rule (v2 drew them freely, and a reader
+        # that skipped one, such as (0) or 011, was right in up to 0.82 of the problems)
+        zero_country = rng.choice(with_zero)
+        plans: list[tuple[str, str | None, str]] = [
+            ("United States", None, "exit"),  # 011 from the United States
+            (rng.choice(with_zero), None, "exit"),  # 00 from elsewhere
+            # +44 (0)20 ... typed by a customer of another country: the number's own calling code counts
+            (rng.choice([c for c in countries if c != zero_country]), zero_country, "plus_zero"),
+            (rng.choice(with_zero), "", "national"),  # a trunk prefix to remove
+        ]
+        if "Italy" in countries:
+            plans.append(("Italy", "", "national"))  # no trunk prefix: the leading 0 stays
+        unplanned = [c for c in countries if c not in {home for home, _, _ in plans}]
+        plans += [(home, None, "") for home in unplanned]
+        plans += [(rng.choice(countries), None, "") for _ in range(config.records - len(plans))]
         records, international = [], 0
-        for index, number in enumerate(numbers):
-            home = countries[index] if index < len(countries) else rng.choice(countries)
-            abroad = rng.random() < 0.4
-            country = rng.choice(countries) if abroad and config.foreign else home
+        for number, (home, planned, style) in zip(numbers, plans, strict=True):
+            abroad = style in ("exit", "plus_zero") or (not style and rng.random() < 0.4)
+            if planned:
+                country = planned
+            elif planned is None and abroad and config.foreign:
+                country = rng.choice(countries)
+            else:
+                country = home
             national = _national(rng, country)
-            typed = written(rng, country, national, abroad or country != home, home)
+            typed = written(rng, country, national, abroad or country != home, home, style if abroad else None)
             international += abroad or country != home
             records.append(
                 {"id": f"P{number}", "home": home, "typed": typed, "e164": f"+{COUNTRIES[country][0]}{national}"}

@@ -10,7 +10,13 @@ often, one value that widens the type (a decimal among integers) or breaks it (`
 independently of the types, so a name says nothing. Tables are redrawn until they hold three types at least
 and at most half of their columns are text, so no constant answer pays, and (version 2) until typing each
 column by its first value, or by the type most of its values have, gives a wrong answer somewhere (those
-lazy readings answered 0.34 and 0.28 of level 0). The answer gives every column's type as
+lazy readings answered 0.34 and 0.28 of level 0). Version 3: every stated rule decides. v2 left each look-alike
+to chance, so a reader that skipped one rule was right far too often: booleans in lower case only 0.63 of level 0
+and 0.30 of level 4, no + sign 0.61 of level 0, no leading zeros 0.63, a date not checked to be a real day 0.83 and
+0.77, a decimal with an exponent or a bare point 0.69 and 0.43. Each problem now has a boolean column with a value
+not in lower case, an integer column with a + sign and a leading zero, a date column with a day that does not exist
+and a number column with a value of a bare point or an exponent, each in a random position, and it is redrawn
+until each of those misreadings (``MISREADINGS``) gives another answer. The answer gives every column's type as
 ``column = type`` pairs in any order; the verifier names the first wrong column.
 
 Difficulty: the cells of the table plus three per column whose type a single value changes.
@@ -34,6 +40,34 @@ TYPES = ("boolean", "integer", "decimal", "date", "text")
 _INTEGER = re.compile(r"[+-]?\d+")
 _DECIMAL = re.compile(r"[+-]?\d+\.\d+")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+# Lazy readings of the rules: booleans in lower case only, integers without a + sign, integers without leading
+# zeros, any YYYY-MM-DD text as a date, decimals with a bare point or an exponent (v2 paid them 0.43-0.83 of level 0)
+MISREADINGS = ("lower_case_booleans", "no_plus_sign", "no_leading_zeros", "any_date_text", "loose_decimals")
+_LOOSE_DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_LEADING_ZERO = re.compile(r"[+-]?0\d+")
+
+
+def misread_fits(value: str, kind: str, misreading: str) -> bool:
+    """Whether one cell fits a type under a lazy reading of the rules (one of ``MISREADINGS``)."""
+    if misreading == "lower_case_booleans" and kind == "boolean":
+        return value in ("true", "false")
+    if misreading == "no_plus_sign" and kind in ("integer", "decimal") and value.startswith("+"):
+        return False
+    if misreading == "no_leading_zeros" and kind == "integer" and _LEADING_ZERO.fullmatch(value):
+        return False
+    if misreading == "any_date_text" and kind == "date":
+        return bool(_DATE.fullmatch(value))
+    if misreading == "loose_decimals" and kind == "decimal":
+        return bool(_LOOSE_DECIMAL.fullmatch(value))
+    return fits(value, kind)
+
+
+def misread_types(columns: list[list[str]], misreading: str) -> list[str]:
+    """Each column's type under a lazy reading of the rules."""
+    return [next(kind for kind in TYPES if all(misread_fits(v, kind, misreading) for v in values if v != ""))
+            for values in columns]
 
 
 def fits(value: str, kind: str) -> bool:
@@ -97,6 +131,13 @@ SPOILERS = {  # base type -> values that change the column's type, and the type 
     "date": (("2023-02-29", "text"), ("2021/05/04", "text"), ("2022-13-01", "text"), ("2020-1-5", "text")),
     "text": (),
 }
+# Columns planted in every problem, so that each rule decides: base type -> the values planted in it
+PLANTED = (
+    ("boolean", (("TRUE", "True", "FALSE", "False"),)),  # not lower case: still boolean
+    ("integer", (("+3", "+12", "+7"), ("007", "0042", "-05"))),  # a sign, a leading zero: still integer
+    ("date", (("2023-02-29", "2022-13-01", "2021-04-31", "2019-06-31"),)),  # no such day: text
+    ("decimal", ((".5", "3.", "2.5e2", "1e3", "-.25"),)),  # a bare point, an exponent: text
+)
 
 
 @register
@@ -105,7 +146,7 @@ class SchemaInfer(Task):
     family = "data"
     description = "Infer each CSV column's type (boolean, integer, decimal, date, text) from its values by rules."
     tags = ("data", "tables", "schemas")
-    version = 2
+    version = 3  # v3: every rule decides (v2: skipping one paid 0.43-0.83 of level 0)
 
     @dataclass(frozen=True)
     class Config:
@@ -120,8 +161,9 @@ class SchemaInfer(Task):
 
         def draw() -> tuple[list[list[str]], int]:
             columns, changed = [], 0
-            for _ in names:
-                base = rng.choices(TYPES, (2, 3, 3, 3, 1))[0]
+            planted = dict(zip(rng.sample(range(len(names)), len(PLANTED)), PLANTED, strict=False))
+            for position in range(len(names)):
+                base = planted[position][0] if position in planted else rng.choices(TYPES, (2, 3, 3, 3, 1))[0]
                 values = [_base_value(rng, base) for _ in range(config.rows)]
                 if base == "decimal" and not any(_DECIMAL.fullmatch(v) for v in values):
                     values[0] = f"{rng.randint(1, 99)}.5"
@@ -133,6 +175,11 @@ class SchemaInfer(Task):
                     changed += 1
                 if all(v == "" for v in values):
                     values[0] = _base_value(rng, base)
+                if position in planted:  # the look-alikes each rule decides, in distinct rows
+                    for row, choices in zip(rng.sample(range(config.rows), len(planted[position][1])),
+                                            planted[position][1], strict=True):
+                        values[row] = rng.choice(choices)
+                    changed += base in ("date", "decimal")
                 columns.append(values)
             return columns, changed
 
@@ -140,6 +187,8 @@ class SchemaInfer(Task):
             kinds = [column_type(values) for values in drawn[0]]
             if kinds in (first_value_types(drawn[0]), majority_types(drawn[0])):
                 return False  # every value must be read: a column's first value answered 0.34 of level 0
+            if any(misread_types(drawn[0], misreading) == kinds for misreading in MISREADINGS):
+                return False  # every rule must decide (skipping one paid 0.43-0.83 of level 0 in v2)
             return len(set(kinds)) >= 3 and 2 * kinds.count("text") <= len(kinds)
 
         columns, changed = retry(draw, varied, attempts=200, what="columns of three types at least, half not text")

@@ -12,6 +12,10 @@ text each give another order (first key only answered 0.39 of level 0, 0.32 with
 and 0.37 of level 4; one fixed blank placement 0.87 of level 0 and 0.74 of level 4). The answer is the list of skus in sorted order; the verifier reads
 it with the shared list reader and names the first wrong position.
 
+Version 3: every table lists a product twice (equal under every key, the category perhaps in another case), the
+later row with the smaller sku, so the final sku tie-break decides too (v2: keeping fully tied rows in table order
+answered 0.77 of level 0 and 0.95 of level 4).
+
 Difficulty: the rows plus the keys plus the adjacent pairs of the sorted table that the first key leaves
 tied (the later keys' work).
 """
@@ -75,7 +79,7 @@ class SortRows(Task):
     family = "data"
     description = "Sort table rows by several keys (mixed directions, case-insensitive text, blanks placed as stated)."
     tags = ("data", "tables", "sorting")
-    version = 2
+    version = 3  # v3: the sku tie-break decides (v2: ties left in table order paid 0.77-0.95)
 
     @dataclass(frozen=True)
     class Config:
@@ -97,6 +101,15 @@ class SortRows(Task):
                              "price": rng.choice((950, 1000, 1250, 199, 2000, rng.randrange(100, 5000, 50))),
                              "rating": rng.choice((None, 3, 4, 4, 5, 5)), "stock": rng.randint(0, 30)})
             spec = [[key, rng.choice(("asc", "desc"))] for key in rng.sample(KEYS, config.keys)]
+            # a product listed twice (the same values under every key, the category perhaps in another case), the
+            # later row with the smaller sku: only the sku tie-break orders them (v2 left that to chance: keeping
+            # tied rows in table order answered 0.77 of level 0 and 0.95 of level 4)
+            first, second = sorted(rng.sample(range(config.rows), 2))
+            twin = rows[second]
+            twin.update({key: rows[first][key] for key in ("price", "rating", "stock")},
+                        category=rng.choice((str.lower, str.upper, str))(rows[first]["category"]))
+            if twin["sku"] > rows[first]["sku"]:
+                twin["sku"], rows[first]["sku"] = rows[first]["sku"], twin["sku"]
             return rows, spec, rng.choice(("first", "last"))
 
         def every_rule_matters(drawn: tuple[list[dict[str, Any]], list[list], str]) -> bool:
@@ -106,7 +119,9 @@ class SortRows(Task):
             other_blanks = "last" if blanks == "first" else "first"
             in_table_order = [{**row, "sku": str(1000 + i)} for i, row in enumerate(rows)]  # ties keep the table's order
             first_key_stable = [rows[int(sku) - 1000]["sku"] for sku in sort_rows(in_table_order, spec[:1], blanks)]
+            all_keys_stable = [rows[int(sku) - 1000]["sku"] for sku in sort_rows(in_table_order, spec, blanks)]
             return (order not in (sort_rows(rows, spec[:1], blanks), first_key_stable)  # the later keys decide
+                    and order != all_keys_stable  # and the sku breaks a tie
                     and ("category" not in keys or sort_rows(rows, spec, blanks, fold_case=False) != order)
                     and ("rating" not in keys or sort_rows(rows, spec, other_blanks) != order)
                     and (not {"price", "stock"} & set(keys)

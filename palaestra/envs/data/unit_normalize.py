@@ -7,6 +7,9 @@ as ``id = grams`` pairs in any order; the verifier reads the pairs with the shar
 accepts a value within 0.005 g of the exact weight (what rounding to 2 places allows, as the prompt says),
 naming the first parcel that is off.
 
+Version 2: from level 3 (messy weights) every manifest has a compound weight, so reading ``2 lb 4 oz`` as 2 lb
+no longer pays (v1: 0.38 of level 3, 0.32 of level 4).
+
 Difficulty: the parcels plus the imperial weights plus the compound weights plus the units in play.
 """
 
@@ -52,6 +55,7 @@ class UnitNormalize(Task):
     family = "data"
     description = "Convert parcel weights typed in mixed units (mg, g, kg, t, lb, oz, lb+oz) to grams."
     tags = ("data", "cleaning", "units")
+    version = 2  # v2: a compound lb + oz weight in every messy manifest (ignoring its ounces paid 0.38 of level 3)
 
     @dataclass(frozen=True)
     class Config:
@@ -67,9 +71,12 @@ class UnitNormalize(Task):
         units = UNITS_BY_LEVEL[config.units]
         numbers = rng.sample(range(1, max(100, 4 * config.parcels)), config.parcels)
         parcels: list[dict[str, Any]] = []
-        for number in numbers:
-            unit = rng.choice(units)
-            compound = config.messy and unit == "lb" and rng.random() < 0.5
+        # with messy weights, one compound "2 lb 4 oz" at least (v1 drew them freely: ignoring a compound's
+        # ounces answered 0.38 of level 3 and 0.32 of level 4)
+        forced = rng.randrange(config.parcels) if config.messy else -1
+        for index, number in enumerate(numbers):
+            unit = "lb" if index == forced else rng.choice(units)
+            compound = config.messy and unit == "lb" and (index == forced or rng.random() < 0.5)
             if unit in ("mg",):
                 amount = Fraction(rng.randrange(50, 99999, 5))
             elif unit in ("g",):

@@ -12,6 +12,14 @@ left out or given the wrong rule.
 Version 2: every problem has a row that breaks two rules (half of level 0 had none, so reporting any broken
 rule, the last say, was right there).
 
+Version 3: every rule decides. v2 broke rows by rules drawn freely, so a check that skipped one rule (the foreign
+key, the department list, the cut-off...) was right in 0.50-0.88 of level 0 and 0.31-0.47 of level 4, and one
+that compared the start date as text without checking it names a real day in 0.79-0.92. Now the bad rows' first
+broken rules are drawn from the seven checks (the six rules, with rule 5 both as a date after the cut-off and
+as a day that does not exist) without repetition until all are used, and a table is redrawn until skipping each
+drawn check changes the answer; levels have more bad rows (6 of 8 rows at level 0) so that at least six of the
+seven checks decide every problem.
+
 Difficulty: the rows plus the bad rows plus the rows broken twice plus the manager references to check.
 """
 
@@ -53,24 +61,38 @@ def _real_date(text: str) -> date | None:
         return None
 
 
-def first_broken(rows: list[dict]) -> dict[str, int]:
-    """Each bad row's label -> the number (1-6) of the first rule it breaks."""
-    return {label: rules[0] for label, rules in broken_rules(rows).items()}
+# The checks a lazy validator can skip: each rule, and rule 5's "real date" read as a text comparison
+CHECKS: tuple[int | str, ...] = (1, 2, 3, 4, 5, "5-real", 6)
+# How rule 5 is broken: a real date after the cut-off, or a day that does not exist (well formed, before the cut-off)
+LATE_DATES = ("2025-01-15", "2026-03-10")
+UNREAL_DATES = ("2023-02-29", "2022-13-02", "2021-04-31")
 
 
-def broken_rules(rows: list[dict]) -> dict[str, list[int]]:
-    """Each bad row's label -> the numbers of all the rules it breaks, in order."""
+def first_broken(rows: list[dict], skip: int | str | None = None) -> dict[str, int]:
+    """Each bad row's label -> the number (1-6) of the first rule it breaks (or, with ``skip``, under the
+    misreading that skips that check: a rule's number, or ``"5-real"`` for a start date compared as text)."""
+    return {label: rules[0] for label, rules in broken_rules(rows, skip).items()}
+
+
+def _start_ok(text: str, skip: int | str | None) -> bool:
+    if skip == "5-real":  # the lazy reading: any YYYY-MM-DD text sorting before the cut-off passes
+        return bool(_DATE.fullmatch(text)) and text <= CUTOFF.isoformat()
+    return (_real_date(text) or date.max) <= CUTOFF
+
+
+def broken_rules(rows: list[dict], skip: int | str | None = None) -> dict[str, list[int]]:
+    """Each bad row's label -> the numbers of all the rules it breaks, in order (``skip``: see first_broken)."""
     ids = {row["id"] for row in rows}
     seen: set[str] = set()
     result = {}
     for row in rows:
         checks = (
-            row["id"] not in seen,
-            bool(_EMAIL.fullmatch(row["email"])),
-            bool(_INTEGER.fullmatch(row["age"])) and 18 <= int(row["age"]) <= 70,
-            row["department"] in DEPARTMENTS,
-            (_real_date(row["start"]) or date.max) <= CUTOFF,
-            row["manager"] == "" or row["manager"] in ids,
+            skip == 1 or row["id"] not in seen,
+            skip == 2 or bool(_EMAIL.fullmatch(row["email"])),
+            skip == 3 or bool(_INTEGER.fullmatch(row["age"])) and 18 <= int(row["age"]) <= 70,
+            skip == 4 or row["department"] in DEPARTMENTS,
+            skip == 5 or _start_ok(row["start"], skip),
+            skip == 6 or row["manager"] == "" or row["manager"] in ids,
         )
         seen.add(row["id"])
         broken = [number for number, ok in enumerate(checks, start=1) if not ok]
@@ -79,9 +101,10 @@ def broken_rules(rows: list[dict]) -> dict[str, list[int]]:
     return result
 
 
-def _break(rng: random.Random, row: dict, rule: int, rows: list[dict]) -> None:
-    if rule == 1:
-        row["id"] = rng.choice([r["id"] for r in rows if r is not row])
+def _break(rng: random.Random, row: dict, rule: int | str, rows: list[dict]) -> None:
+    """Break ``rule`` (a number, or ``"5-real"``: a start date naming no real day) on ``row``."""
+    if rule == 1:  # an earlier row's id, so that this row is the repeat
+        row["id"] = rng.choice([r["id"] for r in rows[: rows.index(row)]])
     elif rule == 2:
         local, _, domain = row["email"].partition("@")
         row["email"] = rng.choice((f"{local}{domain}", f"{local}@{domain.split('.')[0]}", f"{local} @{domain}",
@@ -91,7 +114,9 @@ def _break(rng: random.Random, row: dict, rule: int, rows: list[dict]) -> None:
     elif rule == 4:
         row["department"] = rng.choice(("Sales", "marketing", "hr", "Finance", "R&D"))
     elif rule == 5:
-        row["start"] = rng.choice(("2023-02-29", "2025-01-15", "2022-13-02", "2021/06/01", "2026-03-10"))
+        row["start"] = rng.choice((*LATE_DATES, "2021/06/01"))
+    elif rule == "5-real":
+        row["start"] = rng.choice(UNREAL_DATES)
     else:
         row["manager"] = f"E{rng.randrange(100, 1000)}"
 
@@ -102,14 +127,14 @@ class Validate(Task):
     family = "data"
     description = "Check table rows against numbered rules (unique key, formats, ranges, foreign key); first rule broken."
     tags = ("data", "tables", "validation")
-    version = 2
+    version = 3  # v3: every check decides (v2: skipping one rule paid 0.50-0.88 of level 0, 0.31-0.47 of level 4)
 
     @dataclass(frozen=True)
     class Config:
         rows: int
-        bad: int  # the most bad rows
+        bad: int  # the most bad rows (from 6 on, at least 6)
 
-    presets = (Config(5, 2), Config(7, 3), Config(10, 4), Config(14, 5), Config(20, 7))
+    presets = (Config(8, 6), Config(10, 7), Config(13, 8), Config(16, 9), Config(20, 10))
     growth = Growth(steps={"rows": 6, "bad": 2})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -124,18 +149,33 @@ class Validate(Task):
                              "email": f"{first.lower()}.{last.lower()}@corp.example",
                              "age": str(rng.randint(18, 70)), "department": rng.choice(DEPARTMENTS),
                              "start": date.fromordinal(start).isoformat(), "manager": manager})
-            bad = rng.sample(range(1, config.rows), rng.randint(1, min(config.bad, config.rows - 1)))
+            most = min(config.bad, config.rows - 1)
+            bad = sorted(rng.sample(range(1, config.rows), rng.randint(min(6, most), most)))
+            # each bad row's first broken check, the seven checks without repetition while they last
+            firsts: list[int | str] = [*rng.sample(CHECKS, min(len(bad), len(CHECKS))),
+                      *(rng.choice(CHECKS) for _ in range(len(bad) - len(CHECKS)))]
             twice = 0
-            for index in bad:
-                rules = sorted(rng.sample(range(1, 7), 2 if rng.random() < 0.35 else 1))
+            for index, first_check in zip(bad, firsts, strict=True):
+                number = 5 if first_check == "5-real" else int(first_check)
+                rules: list[int | str] = [first_check]
+                if number < 6 and rng.random() < 0.35:  # a later rule broken too: the first one is asked
+                    rules.append(rng.randint(number + 1, 6))
                 twice += len(rules) == 2
                 for rule in rules:
                     _break(rng, rows[index], rule, rows)
             return rows, twice
 
-        # "the first rule" must decide: some row breaks two (with none, any broken rule answered 0.5 of level 0)
-        rows, twice = retry(draw, lambda drawn: any(len(r) >= 2 for r in broken_rules(drawn[0]).values()),
-                            what="a table with a row that breaks two rules")
+        def decided(drawn: tuple[list[dict], int]) -> bool:
+            rows = drawn[0]
+            truth = broken_rules(rows)
+            if not any(len(r) >= 2 for r in truth.values()):
+                return False  # "the first rule" must decide (with no row broken twice, any broken rule paid 0.5)
+            # every check must decide (as many as there are bad rows): skipping one rule paid 0.31-0.88 in v2
+            answer = {label: rules[0] for label, rules in truth.items()}
+            deciding = sum(first_broken(rows, skip) != answer for skip in CHECKS)
+            return deciding >= min(len(truth), len(CHECKS))
+
+        rows, twice = retry(draw, decided, what="a table whose every check decides a row")
         result = first_broken(rows)
         table = csv_text(["row", "id", "email", "age", "department", "start_date", "manager_id"],
                          [[r["label"], r["id"], r["email"], r["age"], r["department"], r["start"], r["manager"]]
