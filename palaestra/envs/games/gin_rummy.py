@@ -81,6 +81,9 @@ DEAD_STOCK = 2  # the hand is dead when the stock is down to this many cards
 _DRAW = re.compile(r"^(?:i )?(?:draw|draw (?:a|one) card|draw from (?:the )?stock|(?:the )?stock)$")
 _TAKE = re.compile(rf"^(?:i )?(?:take|pick up|pick)(?: (?:the )?(?:discard|upcard|up card|top card|card|"
                    rf"discard pile|pile)| {CARD_PATTERN})?(?: from (?:the )?(?:discard )?pile)?$")
+# "draw from the discard pile" takes the pile's top card (a stock draw never names the discard pile)
+_DRAW_PILE = re.compile(r"^(?:i )?draw (?:the (?:top )?card )?from (?:the )?discard(?: pile)?$"
+                        r"|^(?:i )?draw (?:the )?(?:upcard|up card|discard)$")
 _DISCARD = re.compile(rf"^(?:(?:i )?discard (?:the )?)?{CARD_PATTERN}$")
 _KNOCK = re.compile(rf"^(?:i )?knock(?: (?:with|and discard|discarding|by discarding))? (?:the )?{CARD_PATTERN}$")
 _HAND_LINE = re.compile(r"Your hand: ([^.\n]*)")
@@ -249,6 +252,8 @@ def read_move(move: str) -> tuple[str, int | None] | None:
         lowered = " ".join(text.lower().split())
         if _DRAW.match(lowered):
             return "draw", None
+        if _DRAW_PILE.match(lowered):
+            return "take", None
         match = _TAKE.match(lowered)
         if match:
             return "take", (card_from_groups(*match.groups()) if match.group(1) else None)

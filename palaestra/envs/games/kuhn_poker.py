@@ -79,7 +79,10 @@ HONEST_LEAD = 0.1  # ... or under the best threshold rule's score (on the same d
 ATTEMPTS = 1000  # about 1 draw in 10 to 20 is kept at levels 0-3, 1 in 3 at level 4
 TAPE_DRAWS = 5  # draws of the opponent's strategy that share a tape (its deals, cached, are then dealt once)
 
-ACTIONS = {"check": "check", "bet": "bet", "call": "call", "fold": "fold", "raise": "bet", "pass": "check"}
+# "pass" is the check where checking is allowed, else the fold (Kuhn's own word for both: after a bet it
+# gives the pot up); resolved by :func:`_resolve` against the options.
+PASS = "pass"
+ACTIONS = {"check": "check", "bet": "bet", "call": "call", "fold": "fold", "raise": "bet", "pass": PASS}
 
 
 @register
@@ -178,7 +181,7 @@ class KuhnPoker(MultiTurnTask):
         data = problem.data
         hand, history = state["hand"], state["history"]
         allowed = _allowed(history)
-        action = read_action(move)
+        action = _resolve(read_action(move), allowed)
         made = state["made"] + 1
         values = {a: _value(data, hand, history, a) for a in allowed}
         best = max(values.values())
@@ -476,6 +479,11 @@ def _hand_values(data: dict[str, Any], hand: int) -> tuple[float, float]:
     best = max(_value(data, hand, history, a, rates=rates) for a in allowed)
     random_value = sum(_value(data, hand, history, a, later="random", rates=rates) for a in allowed) / len(allowed)
     return best, random_value
+
+
+def _resolve(action: str | None, allowed: list[str]) -> str | None:
+    """The action ``pass`` stands for among ``allowed`` (check, else fold); any other action as read."""
+    return ("check" if "check" in allowed else "fold") if action == PASS else action
 
 
 def read_action(move: str) -> str | None:

@@ -76,7 +76,10 @@ from palaestra.envs.games._poker import (
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.normalize import read_answer
 
-ACTIONS = {"check": "check", "bet": "bet", "call": "call", "fold": "fold", "raise": "raise", "pass": "check"}
+# "pass" is the check where checking is allowed, else the fold (Kuhn's own word for both: after a bet it
+# gives the pot up); resolved by :func:`_resolve` against the options.
+PASS = "pass"
+ACTIONS = {"check": "check", "bet": "bet", "call": "call", "fold": "fold", "raise": "raise", "pass": PASS}
 BET_SIZES = (2, 4)  # per round
 MAX_RAISES = 2  # a bet and one raise per round
 KINDS = ("open", "raise", "call")  # the opponent's tendencies: bet when free, raise a bet, call a bet
@@ -156,7 +159,7 @@ class LeducHoldem(MultiTurnTask):
         allowed = _allowed(history)
         values = _decision_values(data, hand, history)
         best = max(values.values())
-        action = read_action(move)
+        action = _resolve(read_action(move), allowed)
         made = state["made"] + 1
         if action is None:  # costs a turn only (the budget is four turns a hand); a whole plan lands here too
             return Outcome.invalid(state, f"write one action: {', '.join(allowed)}")
@@ -644,6 +647,11 @@ def _new_hand(totals: list[float], data: dict[str, Any], hand: int) -> list[floa
     best = max(_decision_values(data, hand, history).values())
     random_value = sum(_decision_values(data, hand, history, later="random").values()) / len(allowed)
     return add_hand(totals, best, random_value)
+
+
+def _resolve(action: str | None, allowed: list[str]) -> str | None:
+    """The action ``pass`` stands for among ``allowed`` (check, else fold); any other action as read."""
+    return ("check" if "check" in allowed else "fold") if action == PASS else action
 
 
 def read_action(move: str) -> str | None:

@@ -59,6 +59,7 @@ from palaestra.verifiers.moves import read_command
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
+SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}  # a card may be written with its suit's symbol
 # The paying kinds besides a pair, best first, each with the range its pay is drawn from.
 PAY_RANGES = (("royal flush", 100, 400), ("straight flush", 30, 80), ("four of a kind", 15, 40),
               ("full house", 5, 12), ("flush", 2, 8), ("straight", 2, 8), ("three of a kind", 2, 5),
@@ -217,13 +218,20 @@ def _parse(words: list[str], cards: list[str]) -> tuple[int, ...] | None:
     for word in words:
         if len(word) == 1 and word in "12345":
             chosen.append(int(word) - 1)
-        elif word in names:
-            chosen.append(names.index(word))
+        elif _card_word(word) in names:
+            chosen.append(names.index(_card_word(word)))
         else:
             return None
     if not chosen or len(set(chosen)) != len(chosen):
         return None
     return tuple(sorted(chosen))
+
+
+def _card_word(word: str) -> str:
+    """A card written as a grader reads it, in the game's lower-case spelling: ``10h`` and ``t♥`` are ``th``."""
+    if word[:2] == "10":
+        word = "t" + word[2:]
+    return word[:-1] + SUIT_SYMBOLS.get(word[-1:], word[-1:])
 
 
 def _pairs_hold(cards: list[str]) -> tuple[int, ...]:
