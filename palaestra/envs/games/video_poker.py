@@ -55,11 +55,11 @@ import numpy as np
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.multiturn import regret_reward
 from palaestra.core.seeding import event_rng
+from palaestra.envs.games._cards import rank_of, read_card_name, suit_of
 from palaestra.verifiers.moves import read_command
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
-SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}  # a card may be written with its suit's symbol
 # The paying kinds besides a pair, best first, each with the range its pay is drawn from.
 PAY_RANGES = (("royal flush", 100, 400), ("straight flush", 30, 80), ("four of a kind", 15, 40),
               ("full house", 5, 12), ("flush", 2, 8), ("straight", 2, 8), ("three of a kind", 2, 5),
@@ -228,10 +228,12 @@ def _parse(words: list[str], cards: list[str]) -> tuple[int, ...] | None:
 
 
 def _card_word(word: str) -> str:
-    """A card written as a grader reads it, in the game's lower-case spelling: ``10h`` and ``t♥`` are ``th``."""
-    if word[:2] == "10":
-        word = "t" + word[2:]
-    return word[:-1] + SUIT_SYMBOLS.get(word[-1:], word[-1:])
+    """A card written as a grader reads it (the shared card reader: ``10h``, ``t♥``, ``10♥``), in the game's
+    lower-case spelling (``th``); any other word unchanged."""
+    named = read_card_name(word)
+    if named is None:
+        return word
+    return (RANKS[rank_of(named) - 2] if rank_of(named) > 1 else "A").lower() + SUITS[suit_of(named)]
 
 
 def _pairs_hold(cards: list[str]) -> tuple[int, ...]:
