@@ -60,3 +60,17 @@ def test_dots_and_boxes_shortest_sacrifice_rule_rarely_wins_at_the_top():
         chance = dots_and_boxes._rule_win_chance(rows, cols, dots_and_boxes._fewest_given_line, data["drawn"],
                                                  data["mine"] - data["theirs"])
         assert chance <= 0.3
+
+
+def test_nim_leaving_count_is_not_read_as_the_count_taken():
+    # "heap A leaving 1" (heap A down to 1) was read as "take 1 from heap A"; the take-then-split spelling still reads.
+    task = palaestra.make("games/nim", level=0).unwrapped.task
+    problem = task.sample(0, 1)
+    state = task.initial_state(problem)
+    assert not task.play(problem, state, "heap A leaving 1").verdict.parsed
+    assert task.play(problem, state, "take 1 from heap A").verdict.parsed
+    kayles = palaestra.make("games/nim", level=3).unwrapped.task
+    problem = kayles.sample(3, 0)
+    oracle = kayles.oracle(problem, kayles.initial_state(problem))
+    assert kayles.play(problem, kayles.initial_state(problem), oracle.replace(" and split the rest into", ", leaving")
+                       ).verdict.parsed or " split " not in oracle
