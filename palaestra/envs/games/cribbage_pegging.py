@@ -28,16 +28,16 @@ opponent's best reply" scored 0.23, 0.37, 0.33, 0.22 and 0.17 on average at leve
 level); every rule of the family now scores 0. The reward, paid when the last card is played, is
 ``clip((margin - baseline) / (best - baseline))`` (:func:`palaestra.core.multiturn.regret_reward`):
 random play scores about 0.05 at most, the oracle (the exact search) 1. The generator keeps deals
-where ``best - baseline`` is at least two points, and from level
-3 deals where playing the card that scores most now (the textbook greedy rule) falls short of
-``best``. A card the model does not hold, or one that would pass 31, is refused (the turn is spent;
+where ``best - baseline`` is at least two points (version 1 kept, from level 3, the deals where the
+greedy rule fell short of ``best``: every deal now does). A card the model does not hold, or one that would pass 31, is refused (the turn is spent;
 the budget allows two such slips).
 
-Levels grow the hands and sharpen the opponent. The difficulty measure is the number of cards
-per hand plus the opponent's rank (0 random, 1 greedy, 2 wary), plus a half where the greedy rule
-falls short of the best margin, plus a twentieth of what random play gives up (at most 1).
+Levels grow the hands and sharpen the opponent (version 2: five cards against a random, greedy and
+wary opponent, then six against a greedy and a wary one). The difficulty measure is twice the
+number of cards per hand plus the opponent's rank (0 random, 1 greedy, 2 wary), plus an eighth of the points from the
+reward's zero to the best margin (at most 1), plus a twentieth of what random play gives up (at most 1).
 
-Generation speed: about 20 to 50 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+Generation speed: about 25 to 40 problems/s at level 4 on this 2-core machine (it varies with the number of draws
 the seeds need). Each drawn deal is solved by a memoised search for the best pegging margin and for the exact spread
 of random play's margin (the reward's top and zero), and the eight rules of :data:`RULES` are played through; deals
 are redrawn where play hardly matters or a rule comes within two points of the best margin. The exact values are kept because the reward is normalised to them.
@@ -88,10 +88,10 @@ class CribbagePegging(MultiTurnTask):
     class Config:
         cards: int  # per hand
         style: str  # the opponent's rule
-        greedy_short: bool  # keep only deals where the greedy rule falls short of the best margin
+        room: int  # keep only deals where the best margin beats the reward's zero by at least this many points
 
-    presets = (Config(5, "random", False), Config(5, "greedy", False), Config(5, "wary", False),
-               Config(5, "wary", True), Config(6, "wary", True))
+    presets = (Config(5, "random", 2), Config(5, "greedy", 2), Config(5, "wary", 2),
+               Config(6, "greedy", 2), Config(6, "wary", 2))
     bounded = "six cards a hand use most of a player's cards in a real deal, and the exact search grows steeply"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -104,11 +104,9 @@ class CribbagePegging(MultiTurnTask):
             best = _best(_key(data), start)
             baseline, mean = baseline_margin(_key(data), start, best)
             greedy = _greedy_margin(data)
-            if config.greedy_short and greedy >= best:
-                return None
             rules = max(_rule_margin(data, rule) for rule in RULES.values())
             baseline = max(baseline, rules)
-            if best - baseline < 2:
+            if best - baseline < config.room:
                 return None
             return {**data, "best": best, "baseline": baseline, "random": round(mean, 6), "greedy": greedy,
                     "rules": rules}
@@ -139,7 +137,7 @@ class CribbagePegging(MultiTurnTask):
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
-        return (len(data["mine"]) + RANK_OF_STYLE[data["style"]] + 0.5 * (data["greedy"] < data["best"])
+        return (2 * len(data["mine"]) + RANK_OF_STYLE[data["style"]] + min(1.0, (data["best"] - data["baseline"]) / 8)
                 + min(1.0, (data["best"] - data["random"]) / 20))
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
