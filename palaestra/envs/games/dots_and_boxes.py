@@ -13,17 +13,20 @@ over the remaining lines, memoised), ties broken by ``event_rng`` keyed by the p
 position is a win for the model with perfect play, and has at least one losing line, so the
 choice matters. The oracle plays perfectly too. Reward 1 for a win, 0 otherwise.
 
-Positions are also drawn so that the simple rules "take a box, else any line" and "take a box,
-else a line that gives none away, else any line" win rarely, and more rarely with the level:
-each rule's exact chance of winning (its random choices and the opponent's tie-breaks averaged)
-is at most 60%, 50%, 40%, 30%, 30% at levels 0-4 (level 4 on a larger board).
+Positions are also drawn so that the simple rules "take a box, else any line", "take a box,
+else a line that gives none away, else any line" and (version 4) "take a box, else a line that
+gives none away, else the line giving away the fewest boxes" win rarely, and more rarely with the
+level: each rule's exact chance of winning (its random choices and the opponent's tie-breaks
+averaged) is at most 60%, 50%, 40%, 30%, 30% at levels 0-4 (level 4 on a larger board). In
+version 3 the third rule, the textbook shortest-chain sacrifice, won 0.38, 0.43, 0.47, 0.57 and
+0.32 of games at levels 0-4 (60 seeds a level).
 
 Levels grow the board and the number of lines left. The difficulty measure is the lines left
 to draw plus the boxes still open.
 
-Generation speed: about 75 to 95 problems/s at level 4 on this 2-core machine. Each drawn position is solved exactly
+Generation speed: about 20 to 25 problems/s at level 4 on this 2-core machine. Each drawn position is solved exactly
 (the final margin after every line, by a memoised search over the undrawn lines), and the won ones are then scored
-for how often the two simple rules win; about 3 in 4 positions are redrawn. The exact values are kept because the
+for how often the three simple rules win; most positions are redrawn. The exact values are kept because the
 prompt promises a won position in which some line loses.
 """
 
@@ -52,7 +55,7 @@ class DotsAndBoxes(MultiTurnTask):
     description = "Win a dots-and-boxes position against a perfect opponent (box chains, extra moves)."
     tags = ("games", "multi-turn", "two-player", "combinatorial-game-theory")
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
-    version = 3
+    version = 4
 
     @dataclass(frozen=True)
     class Config:
@@ -91,7 +94,7 @@ class DotsAndBoxes(MultiTurnTask):
             outcomes = [mine - theirs + value for value in _line_values(config.rows, config.cols, drawn).values()]
             if max(outcomes) <= 0 or min(outcomes) > 0:
                 return None  # not a win, or a win whatever the model draws
-            for rule in (_safe_line, _any_line):  # the stronger rule first: it rejects more
+            for rule in (_fewest_given_line, _safe_line, _any_line):  # the stronger rules first: they reject more
                 if _rule_win_chance(config.rows, config.cols, rule, drawn, mine - theirs) > config.rule_wins:
                     return None
             owners = {box: "X" if who == mover else "O" for box, who in sorted(taker.items())}
@@ -175,7 +178,8 @@ class DotsAndBoxes(MultiTurnTask):
 
     def heuristics(self) -> dict[str, Policy]:
         return {"take a box, else any line": _rule_move(_any_line),
-                "take a box, else a line giving none away": _rule_move(_safe_line)}
+                "take a box, else a line giving none away": _rule_move(_safe_line),
+                "take a box, else a line giving none away, else the fewest boxes": _rule_move(_fewest_given_line)}
 
 
 def _any_line(rows: int, cols: int, drawn: int) -> list[int]:
@@ -195,6 +199,33 @@ def _safe_line(rows: int, cols: int, drawn: int) -> list[int]:
     safe = [i for i in undrawn
             if all(bin((drawn | 1 << i) & boxes[b]).count("1") < 3 for b in touching[i])]
     return safe or undrawn
+
+
+def _fewest_given_line(rows: int, cols: int, drawn: int) -> list[int]:
+    """The rule "take a box, else a line giving none away, else the line giving away the fewest boxes" (the boxes
+    the other side can then take one after another), the textbook way to sacrifice the shortest chain."""
+    safe = _safe_line(rows, cols, drawn)
+    undrawn = [i for i in range(len(_lines(rows, cols))) if not drawn >> i & 1]
+    boxes, touching = _boxes(rows, cols), _touching(rows, cols)
+    if any(_gained(rows, cols, drawn, i) for i in safe) or \
+            any(all(bin((drawn | 1 << i) & boxes[b]).count("1") < 3 for b in touching[i]) for i in safe):
+        return safe
+    given = {i: _boxes_given(rows, cols, drawn | 1 << i) for i in undrawn}
+    fewest = min(given.values())
+    return [i for i in undrawn if given[i] == fewest]
+
+
+def _boxes_given(rows: int, cols: int, drawn: int) -> int:
+    """The boxes a player can take one after another from ``drawn`` (each line completing a box, greedily)."""
+    taken = 0
+    for _ in range(rows * cols):
+        line = next((i for i in range(len(_lines(rows, cols))) if not drawn >> i & 1 and _gained(rows, cols, drawn, i)),
+                    None)
+        if line is None:
+            break
+        taken += _gained(rows, cols, drawn, line)
+        drawn |= 1 << line
+    return taken
 
 
 def _rule_win_chance(rows: int, cols: int, rule: Callable[[int, int, int], list[int]], drawn: int,

@@ -178,6 +178,9 @@ def _parse(words: list[str], count: int) -> tuple[int, list[int]] | None:
     rest = [w for w in words if w not in FILLERS and w not in labels and w not in numbers]
     if len(named) != 1 or not numbers or rest:
         return None
+    leaving = [i for i, w in enumerate(words) if w in ("leave", "leaving")]
+    if leaving and leaving[0] < words.index(numbers[0]):
+        return None  # "heap B leaving 2" names what stays, not what is taken: no count taken is written
     return labels[named[0]], [int(n) for n in numbers]
 
 
