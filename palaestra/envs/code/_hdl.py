@@ -192,6 +192,11 @@ class ClockedTemplate(ModuleTemplate):
     def draw_inputs(self, rng: random.Random, p: dict[str, Any]) -> dict[str, int]:
         raise NotImplementedError
 
+    def slips(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        """Near-miss designs the hidden cycles must reject, as the parameters of the design with one stated rule
+        wrong (the other overlap rule, a modulus off by one...). None by default."""
+        return []
+
 
 def simulate(template: ClockedTemplate, p: dict[str, Any], cycles: list[dict[str, int]]) -> list[str]:
     """The trusted display lines: per cycle, the outputs before the rising edge (an asynchronous reset,
@@ -240,6 +245,7 @@ class ClockedModuleTask(VerilogModuleTask):
     min_distinct: ClassVar[int] = 3  # distinct display lines a problem needs
     shown_cycles: ClassVar[int] = 4
     attempts: ClassVar[int] = 50
+    cycle_draws: ClassVar[int] = 8  # draws of the hidden cycles before the template and parameters are drawn again
     what: ClassVar[str] = "a clocked module with varied outputs"
 
     def generate(self, rng: random.Random, config: Any) -> Problem:
@@ -248,15 +254,23 @@ class ClockedModuleTask(VerilogModuleTask):
             p = template.params(rng, rng.randint(*getattr(config, self.size_field)))
             if p is None:
                 return None
-            cycles = []
-            for i in range(config.cycles):
-                x = template.draw_inputs(rng, p)
-                x["rst"] = int(i >= self.calm_cycles and rng.random() < self.reset_rate)
-                cycles.append(x)
-            if not plant_distinguishing_reset(rng, template, p, cycles):
-                return None
-            expected = simulate(template, p, cycles)
-            if len(set(expected)) < self.min_distinct:
+            slips = template.slips(p)
+            for _ in range(self.cycle_draws):
+                cycles = []
+                for i in range(config.cycles):
+                    x = template.draw_inputs(rng, p)
+                    x["rst"] = int(i >= self.calm_cycles and rng.random() < self.reset_rate)
+                    cycles.append(x)
+                if not plant_distinguishing_reset(rng, template, p, cycles):
+                    continue
+                expected = simulate(template, p, cycles)
+                # varied outputs, and the hidden cycles pin the design down: one ignoring the resets after the
+                # testbench's own, and each of the template's near misses (its slips), fails some cycle
+                if len(set(expected)) >= self.min_distinct and simulate(
+                        template, p, [{**x, "rst": 0} for x in cycles]) != expected and all(
+                        simulate(template, q, cycles) != expected for q in slips):
+                    break
+            else:
                 return None
             ports = template.ports(p)
             example = "; ".join(f"cycle {i + 1}: " + ", ".join(f"{k} = {v}" for k, v in x.items())

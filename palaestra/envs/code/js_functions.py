@@ -24,10 +24,12 @@ Templates (parameters vary the field names, the rule and the aggregate):
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
 import re
+from collections.abc import Callable
 from typing import Any, ClassVar
 from urllib.parse import quote
 
@@ -45,6 +47,7 @@ FIELDS = ("team", "city", "group", "kind", "color", "region", "unit", "tier")
 NUMBERS = ("score", "points", "amount", "weight", "hours", "cost", "size", "level")
 
 CODE = ProgramTexts("js_functions")
+TEST_DRAWS = 12  # draws of a problem's hidden tests before its template and parameters are drawn again
 DRIVER = CODE("driver")
 
 
@@ -53,12 +56,30 @@ class JsTemplate(Template):
     """One kind of JavaScript function: statement, test arguments, trusted reference, JS reference."""
 
     ARGUMENTS: ClassVar[str]  # the function's parameters
+    # The rule parameters a problem's statement fixes, with every value they can take: the hidden tests must tell
+    # the stated rule from each other one (a function with the other merge policy, array rule... fails).
+    rules: ClassVar[dict[str, tuple[Any, ...]]] = {}
 
     def signature(self, p: dict[str, Any]) -> str:
         return f"{p['function']}({self.ARGUMENTS})"
 
     def result(self, args: list[Any], p: dict[str, Any]) -> Any:
         raise NotImplementedError
+
+    def ruled(self, p: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+        """The rules that matter for ``p`` (by default all of ``rules``)."""
+        return self.rules
+
+    def slips(self, p: dict[str, Any]) -> list[Callable[[list[Any]], Any]]:
+        """Near-miss functions (their result on a test's arguments) that the hidden tests must reject: the function
+        of each other value of a rule parameter, and the template's own slips (:meth:`near_misses`)."""
+        return [*(functools.partial(self.result, p={**p, key: value})
+                  for key, values in self.ruled(p).items() for value in values if value != p[key]),
+                *self.near_misses(p)]
+
+    def near_misses(self, p: dict[str, Any]) -> list[Callable[[list[Any]], Any]]:
+        """Functions with one detail of the statement wrong (a rounding, an order, an edge case)."""
+        return []
 
 
 def _call(function: str, args: list[Any]) -> str:
@@ -79,6 +100,8 @@ class GroupRecords(JsTemplate):
         "names": "the list of their name values, sorted alphabetically (repeats kept)",
         "mean": "the average of their {value} values, rounded down to an integer",
     }
+
+    rules = {"aggregate": tuple(AGGREGATES)}
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"key": rng.choice(FIELDS), "value": rng.choice(NUMBERS), "aggregate": rng.choice(list(self.AGGREGATES)),
@@ -106,8 +129,16 @@ class GroupRecords(JsTemplate):
             values = [m[p["value"]] for m in members]
             out[key] = {"count": len(values), "sum": sum(values), "max": max(values), "min": min(values),
                         "names": sorted(m["name"] for m in members),
-                        "mean": math.floor(sum(values) / len(values))}[p["aggregate"]]
+                        "mean": math.floor(sum(values) / len(values)),
+                        # near misses: the average truncated toward zero or rounded; the names unsorted
+                        "mean_trunc": math.trunc(sum(values) / len(values)),
+                        "mean_round": math.floor(sum(values) / len(values) + 0.5),
+                        "names_unsorted": [m["name"] for m in members]}[p["aggregate"]]
         return out
+
+    def near_misses(self, p: dict[str, Any]) -> list[Callable[[list[Any]], Any]]:
+        wrong = {"mean": ("mean_trunc", "mean_round"), "names": ("names_unsorted",)}.get(p["aggregate"], ())
+        return [functools.partial(self.result, p={**p, "aggregate": other}) for other in wrong]
 
     def reference(self, p: dict[str, Any]) -> str:
         key, value = json.dumps(p["key"]), json.dumps(p["value"])
@@ -140,6 +171,10 @@ class ArrayOps(JsTemplate):
         "differences": "returns the differences xs[i + k] - xs[i] for every i with i + k < xs.length",
     }
 
+    rules = {"kind": tuple(KINDS)}
+    SLIPS = {"chunk": ("chunk_whole",), "window_sums": ("window_short",), "running": ("running_plain",),
+             "interleave": ("interleave_back",), "differences": ("differences_negated",)}
+
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"kind": rng.choice(list(self.KINDS)),
                 "function": rng.choice(["transform", "reshape", "rework", "scan"])}
@@ -168,7 +203,22 @@ class ArrayOps(JsTemplate):
                     out.append(xs[hi])
                 lo, hi = lo + 1, hi - 1
             return out
-        return [xs[i + k] - xs[i] for i in range(len(xs) - k)]
+        if kind == "differences":
+            return [xs[i + k] - xs[i] for i in range(len(xs) - k)]
+        # near misses: a shorter last chunk dropped, the last window missed, totals never restarted, interleaving
+        # from the back, the differences negated
+        if kind == "chunk_whole":
+            return [xs[i:i + k] for i in range(0, len(xs) - k + 1, k)]
+        if kind == "window_short":
+            return [sum(xs[i:i + k]) for i in range(len(xs) - k)]
+        if kind == "running_plain":
+            return [sum(xs[:i + 1]) for i in range(len(xs))]
+        if kind == "interleave_back":
+            return self.result([xs[::-1], k], {**p, "kind": "interleave"})
+        return [xs[i] - xs[i + k] for i in range(len(xs) - k)]
+
+    def near_misses(self, p: dict[str, Any]) -> list[Callable[[list[Any]], Any]]:
+        return [functools.partial(self.result, p={**p, "kind": other}) for other in self.SLIPS[p["kind"]]]
 
     def reference(self, p: dict[str, Any]) -> str:
         body = CODE(f"ArrayOps.{p['kind']}")
@@ -223,12 +273,19 @@ class KeyCase(JsTemplate):
         depth = 1 + size // 4
         return [{self._key(rng, p["source"]): self._value(rng, p["source"], depth) for _ in range(rng.randint(1, 3))}]
 
-    def convert(self, value: Any, p: dict[str, Any]) -> Any:
-        if isinstance(value, dict):
-            return {_join(_words_of(k, p["source"]), p["target"]): self.convert(v, p) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self.convert(v, p) for v in value]
+    def convert(self, value: Any, p: dict[str, Any], depth: int = -1, arrays: bool = True) -> Any:
+        """``value`` with its keys rewritten (``depth`` levels of objects deep when not negative; into arrays when
+        ``arrays``: the near misses stop early)."""
+        if isinstance(value, dict) and depth != 0:
+            return {_join(_words_of(k, p["source"]), p["target"]): self.convert(v, p, depth - 1, arrays)
+                    for k, v in value.items()}
+        if isinstance(value, list) and arrays:
+            return [self.convert(v, p, depth, arrays) for v in value]
         return value
+
+    def near_misses(self, p: dict[str, Any]) -> list[Callable[[list[Any]], Any]]:
+        """The top level's keys only; every object's but those inside arrays."""
+        return [lambda args: self.convert(args[0], p, depth=1), lambda args: self.convert(args[0], p, arrays=False)]
 
     def result(self, args: list[Any], p: dict[str, Any]) -> Any:
         return self.convert(args[0], p)
@@ -247,6 +304,11 @@ class Flatten(JsTemplate):
     name = "flatten"
     tier = 2
     ARGUMENTS = "value"
+
+    rules = {"arrays": ("leaves", "indexed")}
+
+    def ruled(self, p: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+        return self.rules if p["direction"] == "flatten" else {}
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"separator": rng.choice([".", "/", "_", ":", "__"]), "arrays": rng.choice(["leaves", "indexed"]),
@@ -283,7 +345,8 @@ class Flatten(JsTemplate):
                 out[key] = rng.choice([rng.randint(0, 99), rng.choice(WORDS), False, None, {}])
         return out
 
-    def flatten(self, value: Any, p: dict[str, Any]) -> dict[str, Any]:
+    def flatten(self, value: Any, p: dict[str, Any], empty: bool = True) -> dict[str, Any]:
+        """The flat object of ``value`` (without its empty objects and arrays when not ``empty``: a near miss)."""
         out: dict[str, Any] = {}
 
         def walk(prefix: str, item: Any) -> None:
@@ -291,8 +354,10 @@ class Flatten(JsTemplate):
                 children = item.items()
             elif isinstance(item, list) and item and p["arrays"] == "indexed":
                 children = ((str(i), v) for i, v in enumerate(item))
-            else:
+            elif empty or item not in ({}, []):
                 out[prefix] = item
+                return
+            else:
                 return
             for key, child in children:
                 walk(f"{prefix}{p['separator']}{key}" if prefix else key, child)
@@ -320,6 +385,24 @@ class Flatten(JsTemplate):
             node[last] = leaf
         return out
 
+    def near_misses(self, p: dict[str, Any]) -> list[Callable[[list[Any]], Any]]:
+        """Flattening: empty objects (and arrays) dropped. Rebuilding: a level whose keys all look like numbers made
+        an array (holes null), as lodash's set does."""
+        if p["direction"] == "flatten":
+            return [lambda args: self.flatten(args[0], p, empty=False)]
+
+        def arrays(node: Any) -> Any:
+            if not isinstance(node, dict):
+                return node
+            if node and all(key.isdigit() for key in node):
+                out = [None] * (1 + max(int(key) for key in node))
+                for key, child in node.items():
+                    out[int(key)] = arrays(child)
+                return out
+            return {key: arrays(child) for key, child in node.items()}
+
+        return [lambda args: arrays(self.result(args, p))]
+
     def reference(self, p: dict[str, Any]) -> str:
         sep = json.dumps(p["separator"])
         if p["direction"] == "unflatten":
@@ -336,6 +419,33 @@ class Flatten(JsTemplate):
 class QueryString(JsTemplate):
     name = "query_string"
     tier = 2
+
+    rules = {"repeats": ("list", "last", "first")}
+
+    def ruled(self, p: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+        return self.rules if p["direction"] == "parse" else {}
+
+    def near_misses(self, p: dict[str, Any]) -> list[Callable[[list[Any]], Any]]:
+        """Parsing: + left as it is; (with lists) every value a list. Building: keys in their given order; an empty
+        array giving the pair key=."""
+        if p["direction"] == "parse":
+            def plus_kept(args: list[Any]) -> Any:
+                return self.result([args[0].replace("+", "%2B")], p)
+
+            def always_lists(args: list[Any]) -> Any:
+                return {key: value if isinstance(value, list) else [value]
+                        for key, value in self.result(args, p).items()}
+
+            return [plus_kept, *([always_lists] if p["repeats"] == "list" else [])]
+
+        def unsorted(args: list[Any]) -> Any:
+            return "&".join(f"{_uri(key)}={_uri(v)}" for key, value in args[0].items()
+                            for v in (value if isinstance(value, list) else [value]))
+
+        def empty_pair(args: list[Any]) -> Any:
+            return self.result([{key: value or "" for key, value in args[0].items()}], p)
+
+        return [unsorted, empty_pair]
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"direction": rng.choice(["parse", "parse", "build"]), "repeats": rng.choice(["list", "last", "first"]),
@@ -430,6 +540,8 @@ class DeepMerge(JsTemplate):
         "sum": "when both are numbers their sum is kept, otherwise the value from b wins",
     }
 
+    rules = {"policy": tuple(POLICIES), "arrays": ("concat", "replace")}
+
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"policy": rng.choice(list(self.POLICIES)), "arrays": rng.choice(["concat", "replace"]),
                 "function": rng.choice(["merge", "deepMerge", "combine", "overlay"])}
@@ -461,14 +573,15 @@ class DeepMerge(JsTemplate):
         depth = 1 + size // 5
         return [self._object(rng, keys, depth), self._object(rng, keys, depth)]
 
-    def merge(self, a: Any, b: Any, p: dict[str, Any]) -> Any:
+    def merge(self, a: Any, b: Any, p: dict[str, Any], deep: bool = True) -> Any:
+        """The merge of ``a`` and ``b`` (objects in both merged only when ``deep``: a near miss)."""
         out = dict(a)
         for key, value in b.items():
             if key not in out:
                 out[key] = value
                 continue
             old = out[key]
-            if isinstance(old, dict) and isinstance(value, dict):
+            if isinstance(old, dict) and isinstance(value, dict) and deep:
                 out[key] = self.merge(old, value, p)
             elif isinstance(old, list) and isinstance(value, list) and p["arrays"] == "concat":
                 out[key] = old + value
@@ -482,6 +595,10 @@ class DeepMerge(JsTemplate):
 
     def result(self, args: list[Any], p: dict[str, Any]) -> Any:
         return self.merge(args[0], args[1], p)
+
+    def near_misses(self, p: dict[str, Any]) -> list[Callable[[list[Any]], Any]]:
+        """A shallow merge: objects in both settled by the policy."""
+        return [lambda args: self.merge(args[0], args[1], p, deep=False)]
 
     def reference(self, p: dict[str, Any]) -> str:
         arrays = ('if (Array.isArray(old) && Array.isArray(value)) { out[key] = old.concat(value); continue; }'
@@ -504,7 +621,8 @@ class JsFunctions(TemplatedTask):
     languages = ("javascript",)
     toolchains = languages
     templates = TEMPLATES
-    version = 2  # v2: the tests' drawn sizes kept in data (the difficulty sums them)
+    version = 3  # v2: the tests' drawn sizes kept in data (the difficulty sums them); v3: the hidden tests tell the
+    # stated rule (merge policy, array rule, repeats, rounding, depth) from each near miss (JsTemplate.slips)
 
     Config = SizedConfig
 
@@ -521,14 +639,20 @@ class JsFunctions(TemplatedTask):
         def draw() -> Problem | None:
             template = TEMPLATES[rng.choice(config.templates)]
             p = template.params(rng)
-            sizes: list[int] = []
-            tests = []
-            for _ in range(config.tests):
-                sizes.append(rng.randint(2, config.max_size))
-                tests.append(template.args(rng, p, sizes[-1]))
-            results = [template.result(args, p) for args in tests]
-            texts = [json.dumps(r, sort_keys=True) for r in results]
-            if len(set(texts)) < min(3, len(texts)):
+            slips = template.slips(p)
+            for _ in range(TEST_DRAWS):
+                sizes: list[int] = []
+                tests = []
+                for _ in range(config.tests):
+                    sizes.append(rng.randint(2, config.max_size))
+                    tests.append(template.args(rng, p, sizes[-1]))
+                results = [template.result(args, p) for args in tests]
+                texts = [json.dumps(r, sort_keys=True) for r in results]
+                # varied results, and the hidden tests pin the stated rule down: every slip fails some test
+                if len(set(texts)) >= min(3, len(texts)) and not any(
+                        [json.dumps(slip(args), sort_keys=True) for args in tests] == texts for slip in slips):
+                    break
+            else:
                 return None
             shown = sorted(range(len(tests)), key=lambda i: (len(json.dumps(tests[i])), i))[:2]
             function = template.signature(p).split("(")[0]

@@ -39,6 +39,10 @@ CODE = ProgramTexts("verilog_fsm")
 class FsmTemplate(hdl.ClockedTemplate):
     """One kind of state machine (``size`` scales its number of states)."""
 
+    def flips(self, p: dict[str, Any], key: str, values: tuple[Any, ...]) -> list[dict[str, Any]]:
+        """``p`` with each other value of ``key``."""
+        return [{**p, key: value} for value in values if value != p[key]]
+
     def size(self, p: dict[str, Any]) -> int:
         """The number of states (part of the difficulty measure)."""
         raise NotImplementedError
@@ -101,6 +105,10 @@ class SequenceDetector(FsmTemplate):
 
     def size(self, p: dict[str, Any]) -> int:
         return len(p["pattern"]) + 1
+
+    def slips(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        """The other overlap rule; the other output timing."""
+        return [*self.flips(p, "overlap", (True, False)), *self.flips(p, "moore", (True, False))]
 
     def reference(self, p: dict[str, Any]) -> str:
         n = len(p["pattern"])
@@ -246,6 +254,10 @@ class RoundRobin(FsmTemplate):
     def size(self, p: dict[str, Any]) -> int:
         return p["n"]
 
+    def slips(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        """The other reset priority position."""
+        return self.flips(p, "start", ("zero", "last"))
+
     def reference(self, p: dict[str, Any]) -> str:
         n = p["n"]
         bits = max(1, (n - 1).bit_length())
@@ -297,6 +309,12 @@ class TimedPhases(FsmTemplate):
     def size(self, p: dict[str, Any]) -> int:
         return sum(p["durations"])
 
+    def slips(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        """A phase held one cycle too few or too many; the hold input ignored."""
+        out = [{**p, "durations": [d + (delta if j == i else 0) for j, d in enumerate(p["durations"])]}
+               for i, d in enumerate(p["durations"]) for delta in (-1, 1) if d + delta >= 1]
+        return out + (self.flips(p, "hold", (False,)) if p["hold"] else [])
+
     def reference(self, p: dict[str, Any]) -> str:
         count = len(p["durations"])
         cases = "\n".join(f"      3'd{i}: begin phase = 3'd{c}; last = spent == {d - 1}; end"
@@ -314,7 +332,8 @@ class VerilogFsm(hdl.ClockedModuleTask):
     id = "code/verilog_fsm"
     description = "Write a Verilog state machine from a generated specification (detectors, tables, arbiters, timers)."
     tags = ("code", "hardware", "verilog", "fsm")
-    version = 2  # v2: every problem resets mid-run where an asynchronous reset would show (v1 often did not)
+    version = 3  # v2: every problem resets mid-run where an asynchronous reset would show (v1 often did not); v3: a
+    # machine ignoring mid-run resets, or with one stated rule wrong (overlap, timing, a duration), fails a cycle
     templates = TEMPLATES
     size_field = "size"
     subject = "machine"

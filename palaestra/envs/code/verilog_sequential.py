@@ -118,6 +118,13 @@ class Counter(SeqTemplate):
             return (q + delta) & top
         return min(top, max(0, q + delta))
 
+    def slips(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        """A modulus off by one; wrapping instead of saturating and back."""
+        if p["kind"] == "modulo":
+            return [{**p, "modulus": p["modulus"] + delta} for delta in (-1, 1)]
+        flipped = {"updown": "saturating", "saturating": "updown"}.get(p["kind"])
+        return [{**p, "kind": flipped}] if flipped else []
+
     def draw_inputs(self, rng: random.Random, p: dict[str, Any]) -> dict[str, int]:
         x = super().draw_inputs(rng, p)
         x["en"] = int(rng.random() < 0.8)
@@ -233,6 +240,10 @@ class Accumulator(SeqTemplate):
 
     def reset_state(self, p: dict[str, Any]) -> Any:
         return [0, 0]
+
+    def slips(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        """Wrapping instead of saturating, and back."""
+        return [{**p, "saturate": not p["saturate"]}]
 
     def output(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> list[int]:
         return list(state)
@@ -384,7 +395,8 @@ class VerilogSequential(hdl.ClockedModuleTask):
     id = "code/verilog_sequential"
     description = "Write a clocked Verilog module (counters, shift registers, accumulators, edge detectors, LFSRs)."
     tags = ("code", "hardware", "verilog", "sequential")
-    version = 2  # v2: every problem resets mid-run where the other reset style would show (v1 often did not)
+    version = 3  # v2: every problem resets mid-run where the other reset style would show (v1 often did not); v3: a
+    # module ignoring mid-run resets, a modulus off by one, the other overflow rule fail some cycle
     templates = TEMPLATES
 
     @dataclass(frozen=True)
