@@ -11,21 +11,27 @@ undelivered parcel; reward 1 when every parcel is delivered within the turn budg
 
 The reference is a breadth-first search over states (town, hour, fuel, parcels delivered) by number
 of commands, so its plan is the fewest commands that deliver everything; the budget is that plus a
-spare turn or two. Instances are built around a random feasible route (windows drawn around its
-arrival times), and from level 2 on only instances where neither the earliest-deadline-first rule nor
-the nearest-town-first rule (each refuelling at the nearest station when the next drive is too long)
-wins at all (in any number of turns) are kept, so the order must be planned. The oracle replans from the current state with the same
-search. Levels add parcels and stations and tighten the tank and the windows. The difficulty measure
-is the reference plan's length plus a tenth of the towns.
+spare turn. Instances are built around a random feasible route, but the windows do not retrace it: half
+end within ``slack`` hours of its arrival and half up to ``late`` hours after it (so the deadlines come in
+another order than the route's), and most open at hour 0 (a deadline only). An instance is kept only when
+no cheap order wins it even with the best refuel and wait plan for that order (a search, order fixed): the
+windows sorted by opening hour, by end or by midpoint (ties in any order), and the orders the nearest-town,
+nearest-town-still-reachable-in-time and least-slack rules visit; nor the declared rules refuelling as they
+go. So the order must be planned (a kept instance has a median of one to five winning orders out of the
+parcels' factorial). The oracle replans from the current state with the same search. Levels add parcels (3 to
+6), and the top level a second station and the tightest tank. The difficulty measure is the reference plan's
+length plus a tenth of the towns.
 
-Generation speed: about 270 problems/s at level 4 on this 2-core machine. About 8 instances are drawn per problem,
-most dropped because an order rule wins them, and the kept one is solved by an iterative-deepening search for the
-fewest commands that deliver every parcel in its window. The search is kept because that count sets the budget and
-the oracle's plan.
+Generation speed: about 80-100 problems/s at levels 1-4 (40 at level 0) on this 2-core machine. About 120
+instances are drawn per problem (250 at level 0, whose three parcels leave the cheap orders few to miss), almost
+all dropped because a cheap order or the route's fuel fails; each test is a small search over one order's refuel
+plans, and the kept one is solved by an iterative-deepening search for the fewest commands that deliver every
+parcel in its window. The filter is the point of the env and the search sets the budget and the oracle's plan.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -48,21 +54,23 @@ class DeliveryRoute(MultiTurnTask):
     tags = ("games", "multi-turn", "planning", "scheduling", "routing")
     one_move_per_turn = True  # a reply holding several commands is refused (checked by the kit)
 
+    version = 2
+
     @dataclass(frozen=True)
     class Config:
         parcels: int
         stations: int  # fuel stations besides the depot's
-        slack: int  # hours a window extends on each side of the drawn route's arrival, at most
+        slack: int  # a tight window ends (or opens) at most this many hours after (before) the drawn route's arrival
+        late: int  # a loose window ends up to this many hours after the drawn route's arrival
         tank: int  # the tank's capacity beyond the grid's side plus 3
         spare: int  # turns beyond the reference plan
-        planned: bool  # keep only instances the simple order rules lose
 
-    presets = (Config(3, 1, 6, 6, 1, False), Config(4, 1, 5, 4, 1, False), Config(4, 2, 4, 2, 1, True),
-               Config(5, 2, 3, 1, 1, True), Config(6, 2, 2, 0, 1, True))
+    presets = (Config(3, 1, 2, 12, 6, 1), Config(4, 1, 2, 12, 4, 1), Config(5, 1, 2, 10, 3, 1),
+               Config(6, 1, 2, 10, 4, 1), Config(6, 2, 2, 10, 0, 1))
     bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        data = retry(lambda: _draw(rng, config), what="a delivery instance the order rules lose", attempts=400)
+        data = retry(lambda: _draw(rng, config), what="a delivery instance the order rules lose", attempts=6000)
         data["budget"] = data["plan"] + config.spare
         towns = data["towns"]
         header = "        " + " ".join(f"{t[:3]:>4}" for t in towns)
@@ -136,7 +144,8 @@ class DeliveryRoute(MultiTurnTask):
 
     def heuristics(self) -> dict[str, Policy]:
         return {"earliest deadline first": _rule_policy(_earliest_deadline),
-                "nearest town first": _rule_policy(_nearest)}
+                "nearest town first": _rule_policy(_nearest),
+                "nearest town still reachable in time first": _rule_policy(_nearest_in_time)}
 
 
 def _fail(state: dict[str, Any], why: str) -> Outcome:
@@ -301,6 +310,14 @@ def _nearest(data: dict[str, Any], state: dict[str, Any], left: list[int]) -> in
     return min(left, key=lambda p: (_distance(data, state["town"], p), p))
 
 
+def _nearest_in_time(data: dict[str, Any], state: dict[str, Any], left: list[int]) -> int:
+    """The town reached (and delivered) soonest among those whose window the van can still make, fuel aside."""
+    town, hour = state["town"], state["hour"]
+    windows = {p: _window(data, p) or (0, 0) for p in left}
+    timely = [p for p in left if hour + _distance(data, town, p) <= windows[p][1]] or left
+    return min(timely, key=lambda p: (max(hour + _distance(data, town, p), windows[p][0]), p))
+
+
 def _rule_policy(pick: Any) -> Policy:
     def policy(problem: Problem, state: dict[str, Any], history: History, rng: random.Random) -> str:
         return _rule_move(problem.data, state, pick)
@@ -322,6 +339,75 @@ def _rule_wins(data: dict[str, Any], pick: Any, budget: int) -> bool:
         state = {"town": town, "hour": hour, "fuel": fuel,
                  "delivered": sorted(p for i, (p, _, _) in enumerate(data["parcels"]) if mask >> i & 1)}
     return False
+
+
+def _order_wins(world: _Map, order: list[int]) -> bool:
+    """Whether visiting the parcel towns in ``order`` delivers every parcel in time with the best refuel and wait
+    plan: for each next town, the earliest hour (for each fuel level kept) at which it can be reached directly or
+    through a chain of refuelling stations, waiting there for its window to open."""
+    distance, stations, tank = world.distance, world.stations, world.tank
+    front = [(0, 0, tank)]  # Pareto states after the last delivery: town, hour, fuel (earlier and fuller is better)
+    for target in order:
+        _, low, high = world.parcels[world.parcel_at[target]]
+        arrivals = []
+        for town, hour, fuel in front:
+            full = {town: hour + 1} if world.is_station[town] else {}  # earliest hour with a full tank at a station
+            for station in stations:
+                if station != town and distance[town][station] <= fuel:
+                    full[station] = min(full.get(station, hour + 999), hour + distance[town][station] + 1)
+            for _ in range(len(stations)):
+                for a, when in list(full.items()):
+                    for b in stations:
+                        if b != a and distance[a][b] <= tank and when + distance[a][b] + 1 < full.get(b, when + 999):
+                            full[b] = when + distance[a][b] + 1
+            if distance[town][target] <= fuel:
+                arrivals.append((max(hour + distance[town][target], low), fuel - distance[town][target]))
+            arrivals += [(max(when + distance[s][target], low), tank - distance[s][target])
+                         for s, when in full.items() if distance[s][target] <= tank]
+        front = []
+        for hour, fuel in sorted(arrivals, key=lambda a: (a[0], -a[1])):
+            if hour <= high and (not front or fuel > front[-1][2]):
+                front.append((target, hour, fuel))
+        if not front:
+            return False
+    return True
+
+
+def _sorted_orders(data: dict[str, Any], key: Any, cap: int = 24) -> list[list[int]]:
+    """The parcel towns sorted by ``key`` of their window, ties in every order (at most ``cap`` orders)."""
+    groups: dict[Any, list[int]] = {}
+    for town, low, high in sorted(data["parcels"], key=lambda p: key(p[1], p[2])):
+        groups.setdefault(key(low, high), []).append(town)
+    return [[t for part in parts for t in part]
+            for parts in itertools.islice(itertools.product(*map(itertools.permutations, groups.values())), cap)]
+
+
+def _greedy_order(data: dict[str, Any], pick: Any) -> list[int]:
+    """The order in which ``pick`` visits the parcel towns, driving straight from one to the next (fuel aside)."""
+    state: dict[str, Any] = {"town": 0, "hour": 0, "delivered": []}
+    order: list[int] = []
+    for _ in data["parcels"]:
+        target = pick(data, state, [p for p, _, _ in data["parcels"] if p not in order])
+        low, _ = _window(data, target) or (0, 0)
+        state = {"town": target, "hour": max(state["hour"] + _distance(data, state["town"], target), low)}
+        order.append(target)
+    return order
+
+
+def _shortcut_wins(data: dict[str, Any]) -> bool:
+    """Whether a cheap order wins with the best refuel and wait plan for it: the windows sorted by opening hour, by
+    end or by midpoint (ties in any order), or the order a greedy rule (nearest town, nearest town still reachable
+    in time, least slack) visits them in; or whether a declared rule, refuelling as it goes, wins."""
+    world = _Map(data)
+    orders = [*_sorted_orders(data, lambda low, high: (low, high)), *_sorted_orders(data, lambda low, high: high),
+              *_sorted_orders(data, lambda low, high: low + high),
+              *(_greedy_order(data, pick) for pick in (_nearest, _nearest_in_time, _least_slack))]
+    return (any(_order_wins(world, order) for order in orders)
+            or any(_rule_wins(data, pick, 40) for pick in (_earliest_deadline, _nearest, _nearest_in_time)))
+
+
+def _least_slack(data: dict[str, Any], state: dict[str, Any], left: list[int]) -> int:
+    return min(left, key=lambda p: ((_window(data, p) or (0, 0))[1] - _distance(data, state["town"], p), p))
 
 
 def _draw(rng: random.Random, config: DeliveryRoute.Config) -> dict[str, Any] | None:
@@ -354,14 +440,18 @@ def _draw(rng: random.Random, config: DeliveryRoute.Config) -> dict[str, Any] | 
         arrivals[stop] = hour
         town = stop
     data["tank"] = tank
+    # Windows do not retrace the route: half end within ``slack`` hours of its arrival, half up to ``late`` hours
+    # after it (so the ends come in another order than the route's), and most open at hour 0 (a deadline only).
     parcels = []
     for stop in stops:
-        low = max(0, arrivals[stop] - rng.randint(0, config.slack))
-        wide = rng.randint(6, 16) if rng.random() < 0.3 else 0  # a late close misleads the earliest-deadline rule
-        parcels.append([stop, low, arrivals[stop] + rng.randint(0, config.slack) + wide])
+        arrival = arrivals[stop]
+        tight = rng.random() < 0.5
+        high = arrival + (rng.randint(0, config.slack) if tight else rng.randint(config.slack, config.late))
+        low = max(0, arrival - rng.randint(0, config.slack)) if rng.random() < 0.3 else 0
+        parcels.append([stop, low, high])
     data["parcels"] = parcels
-    # The rules are cheap and the search is not: an instance a rule wins at any length is dropped first.
-    if config.planned and (_rule_wins(data, _earliest_deadline, 40) or _rule_wins(data, _nearest, 40)):
+    # The cheap orders are tested first (and the search is not cheap): an instance one of them wins is dropped.
+    if _shortcut_wins(data):
         return None
     plan = _plan(data, (0, 0, data["tank"], 0), commands)
     if plan is None:
