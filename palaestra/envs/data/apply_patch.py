@@ -7,6 +7,10 @@ context lines) are given; the diff changes values, inserts lines and deletes lin
 places. The answer is the whole patched file; the verifier reads a multi-line block (a code fence
 optional), ignores trailing spaces and blank lines at its edges, and names the first line that differs.
 The reference is the file the diff was made from, so it is unique.
+Version 2: a line the diff removes (or the context line an insertion follows) also stands, identical, in an
+earlier section, so applying each change at the first line equal to it, without line numbers or context (0.65-0.96
+of v1's problems), misplaces an edit; applying each hunk where its whole old text (context included) stands still
+works, as it should.
 
 Difficulty: the file's lines plus the diff's removed and added lines plus twice its hunks.
 """
@@ -17,7 +21,7 @@ import difflib
 import random
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.data.common import WORDS
 from palaestra.verifiers.blocks import read_block
@@ -48,15 +52,16 @@ def _config_file(rng: random.Random, sections: int, lines: int) -> list[str]:
     return out
 
 
-def _edit(rng: random.Random, lines: list[str], sites: int) -> list[str]:
-    """The file with ``sites`` edits (value changes, insertions, deletions) at key lines far enough apart."""
+def _edit(rng: random.Random, lines: list[str], sites: int, must: int | None = None) -> list[str]:
+    """The file with ``sites`` edits (value changes, insertions, deletions) at key lines far enough apart, one of
+    them at line index ``must`` when given."""
     keyed = [i for i, line in enumerate(lines) if " = " in line]
-    chosen: list[int] = []
+    chosen: list[int] = [] if must is None else [must]
     for index in rng.sample(keyed, len(keyed)):
+        if len(chosen) >= sites:
+            break
         if all(abs(index - other) > 4 for other in chosen):
             chosen.append(index)
-        if len(chosen) == sites:
-            break
     edited = list(lines)
     for index in sorted(chosen, reverse=True):  # from the bottom, so earlier indexes stay valid
         key = lines[index].split(" = ")[0]
@@ -76,6 +81,51 @@ def _edit(rng: random.Random, lines: list[str], sites: int) -> list[str]:
     return edited
 
 
+def _duplicate(rng: random.Random, lines: list[str]) -> int | None:
+    """Copy a key line of a later section over a key line of an earlier one (its key not yet in that section), so
+    the same line stands twice; the index of the later copy, or None when the file has no room for one."""
+    starts = [i for i, line in enumerate(lines) if line.startswith("[")]
+    section = [sum(1 for start in starts if start <= i) for i in range(len(lines))]
+    keyed = [i for i, line in enumerate(lines) if " = " in line]
+    pairs = [(j, i) for i in keyed for j in keyed if section[j] < section[i]
+             and not any(lines[k].split(" = ")[0] == lines[i].split(" = ")[0] for k in keyed if section[k] == section[j])]
+    if not pairs:
+        return None
+    j, i = rng.choice(pairs)
+    lines[j] = lines[i]
+    return i
+
+
+def by_first_match(original: list[str], diff: list[str]) -> list[str] | None:
+    """The misreading that ignores line numbers and context: each hunk's removed lines replaced at the first line
+    of the file equal to the first of them (an insertion made after the first line equal to the context line
+    before it); None where a line is not found."""
+    hunks: list[list[str]] = []
+    for line in diff:
+        if line.startswith("@@"):
+            hunks.append([])
+        elif hunks and not line.startswith(("---", "+++")):
+            hunks[-1].append(line)
+    out = list(original)
+    for hunk in hunks:
+        removed = [line[1:] for line in hunk if line.startswith("-")]
+        added = [line[1:] for line in hunk if line.startswith("+")]
+        if removed:
+            anchor = removed[0]
+            where = out.index(anchor) if anchor in out else None
+            if where is None:
+                return None
+            out[where : where + len(removed)] = added
+        else:
+            first_add = next(k for k, line in enumerate(hunk) if line.startswith("+"))
+            context = [line[1:] for line in hunk[:first_add]]
+            if not context or context[-1] not in out:
+                return None
+            where = out.index(context[-1]) + 1
+            out[where:where] = added
+    return out
+
+
 @register
 class ApplyPatch(Task):
     id = "data/apply_patch"
@@ -83,6 +133,7 @@ class ApplyPatch(Task):
     description = "Apply a unified diff (hunks with line numbers and context) to a config file; give the result."
     tags = ("data", "diff", "text-processing")
     multiline = True
+    version = 2  # v2: a line the diff edits also stands earlier in the file, so a search for it misplaces the edit
 
     @dataclass(frozen=True)
     class Config:
@@ -95,10 +146,18 @@ class ApplyPatch(Task):
     growth = Growth(steps={"lines": 10, "sites": 1}, limits={"sites": 30})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        original = _config_file(rng, config.sections, config.lines)
-        patched = _edit(rng, original, config.sites)
         name = rng.choice(("app.ini", "service.conf", "settings.ini", "worker.cfg"))
-        diff = list(difflib.unified_diff(original, patched, f"a/{name}", f"b/{name}", n=config.context, lineterm=""))
+
+        def draw() -> tuple[list[str], list[str], list[str]]:
+            original = _config_file(rng, config.sections, config.lines)
+            twin = _duplicate(rng, original)  # an edited line that also stands earlier: a search finds the wrong one
+            patched = _edit(rng, original, config.sites, twin)
+            diff = list(difflib.unified_diff(original, patched, f"a/{name}", f"b/{name}", n=config.context,
+                                             lineterm=""))
+            return original, patched, diff
+
+        original, patched, diff = retry(draw, lambda drawn: by_first_match(drawn[0], drawn[2]) != drawn[1],
+                                        attempts=100, what="a diff that a search for its lines misplaces")
         body = "\n".join(original)
         prompt = (
             f"Here is the file {name}:\n\n```\n{body}\n```\n\nApply this unified diff to it:\n\n```diff\n"

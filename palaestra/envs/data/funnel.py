@@ -13,6 +13,12 @@ Version 2: every problem has a user whom the order of events keeps from a step, 
 the time limit keeps from a step, so counting users by which events they have (0.72 of level 0) or ignoring
 the time limit (0.72 of level 4) no longer gives the answer.
 
+Version 3: from level 3 every problem also has a user with a step exactly W minutes after their step-1 event
+(inclusive), one whose steps each follow the one before within W minutes but not the step-1 event, and one whose
+first step-1 event is followed too late but a later one in time, each deciding a count: reading the limit as
+exclusive (0.99-1.00 of levels 3-4), as a gap between consecutive steps (0.81) or trying only each user's first
+step-1 event (1.00) no longer gives the answer.
+
 Difficulty: the events plus the users plus the funnel's steps plus 5 for a time limit plus 5 when the log
 is out of order.
 """
@@ -37,8 +43,13 @@ NOISE = ("search", "help", "wishlist")
 _COUNT = re.compile(r"\d{1,6}")
 
 
-def depth(stamps: list[tuple[int, str]], steps: list[str], window: int | None) -> int:
-    """How many funnel steps a user's ``(second, event)`` stamps reach (0 when no step-1 event)."""
+def depth(stamps: list[tuple[int, str]], steps: list[str], window: int | None, misread: str = "") -> int:
+    """How many funnel steps a user's ``(second, event)`` stamps reach (0 when no step-1 event).
+
+    ``misread`` names a misreading of the time limit, for the generator's checks: ``exclusive`` (an event exactly
+    W minutes after the step-1 event is too late), ``gap`` (W minutes between consecutive steps, not from step 1)
+    or ``first`` (only the user's first step-1 event is tried).
+    """
     ordered = sorted(stamps)
     best = 0
     for index, (start, event) in enumerate(ordered):
@@ -46,19 +57,23 @@ def depth(stamps: list[tuple[int, str]], steps: list[str], window: int | None) -
             continue
         reached, last = 1, start
         for second, name in ordered[index + 1 :]:
-            if reached == len(steps) or (window is not None and second - start > window * 60):
+            if reached == len(steps):
                 break
-            if name == steps[reached] and second > last:
+            if window is not None and misread != "gap" and second - start >= window * 60 + (misread != "exclusive"):
+                break
+            if name == steps[reached] and second > last and (misread != "gap" or window is None or second - last <= window * 60):
                 reached, last = reached + 1, second
         best = max(best, reached)
+        if misread == "first":
+            break
     return best
 
 
-def funnel_counts(events: list[list[Any]], steps: list[str], window: int | None) -> list[int]:
+def funnel_counts(events: list[list[Any]], steps: list[str], window: int | None, misread: str = "") -> list[int]:
     per_user: dict[str, list[tuple[int, str]]] = {}
     for second, user, name in events:
         per_user.setdefault(user, []).append((second, name))
-    depths = [depth(stamps, steps, window) for stamps in per_user.values()]
+    depths = [depth(stamps, steps, window, misread) for stamps in per_user.values()]
     return [sum(1 for d in depths if d > k) for k in range(len(steps))]
 
 
@@ -95,7 +110,7 @@ class Funnel(Task):
     family = "data"
     description = "Count the users reaching each step of an ordered conversion funnel (optionally within a time limit)."
     tags = ("data", "logs", "sequences")
-    version = 2
+    version = 3  # v3: the time limit's inclusive end, its start at step 1 and every step-1 event matter
 
     @dataclass(frozen=True)
     class Config:
@@ -114,9 +129,36 @@ class Funnel(Task):
         window = rng.choice((10, 15, 20)) if config.windowed else None
         users = rng.sample(WORDS["first_names"], config.users)
 
+        def planted(user: str, shape: str, limit: int) -> list[list[Any]]:
+            """A user whose depth one misreading of the time limit changes: a step exactly ``limit`` minutes
+            after the step-1 event (``exclusive``), steps each within the limit of the one before but not of the
+            step-1 event (``gap``), or a first step-1 event followed too late, then a second one in time (``first``)."""
+            second = rng.randrange(9 * 3600, 11 * 3600)
+            reach = rng.randint(2, len(steps))
+            if shape == "first":
+                out = [[second, user, steps[0]]]
+                second += rng.randint(limit * 60 + 60, (limit + 15) * 60)
+            else:
+                out = []
+            start = second
+            for k in range(reach):
+                out.append([second, user, steps[k]])
+                if k + 1 < reach:
+                    if shape == "gap":
+                        second += rng.randint(limit * 60 // 2 + 30, limit * 60 - 30)
+                    else:
+                        second += rng.randint(30, (limit * 60 - (second - start)) // (reach - k))
+            if shape == "exclusive":
+                out[-1][0] = start + limit * 60
+            return out
+
         def draw() -> list[list[Any]]:
             events: list[list[Any]] = []
+            special = dict(zip(rng.sample(users, 3), ("exclusive", "gap", "first"), strict=True)) if window else {}
             for user in users:
+                if window and user in special:
+                    events.extend(planted(user, special[user], window))
+                    continue
                 second = rng.randrange(9 * 3600, 11 * 3600)
                 planned = rng.randint(0, len(steps))  # how far the user means to go (0: browsing only)
                 sequence = steps[:planned] or [rng.choice(NOISE)]
@@ -139,6 +181,9 @@ class Funnel(Task):
                 return False  # the order must matter (ignoring it answered 0.72 of level 0)
             if window is not None and counts == funnel_counts(events, steps, None):
                 return False  # and the time limit where there is one (ignoring it answered 0.72 of level 4)
+            if window is not None and any(counts == funnel_counts(events, steps, window, misread)
+                                          for misread in ("exclusive", "gap", "first")):
+                return False  # and its exact reading (v2: each misreading answered 0.81-1.00 of levels 3-4)
             return counts[0] > counts[-1] and len(set(counts)) >= min(3, len(steps))
 
         events = retry(draw, varied, attempts=300, what="a funnel whose counts fall step by step")

@@ -9,6 +9,8 @@ says so). The answer is a set of ids in any order, read with the shared set read
 an id wrongly included or left out. Problems are redrawn until the answer has at least one id and
 leaves out some of the candidates, so neither "none" nor "all of them" pays; since v2 a place question is
 also redrawn until its amount condition changes the answer (v1: the place alone answered 0.39 of level 0's).
+Since v3 an amount question has an order exactly on its bound (the threshold, or its customer's credit limit)
+that decides, so reading "greater than" as "at least" no longer gives the answer (it gave 1.00 of every level).
 
 Difficulty: the rows of all tables plus the ids in the answer plus 5 for a three-table join.
 """
@@ -33,8 +35,9 @@ def _read_id(text: str) -> str | None:
     return token.upper() if token else None
 
 
-def answer_ids(data: dict) -> list[str]:
-    """The reference: the ids the question selects, from the tables in ``data``."""
+def answer_ids(data: dict, *, at_least: bool = False) -> list[str]:
+    """The reference: the ids the question selects, from the tables in ``data`` (or, with ``at_least``, under
+    the misreading of "greater than" as "at least")."""
     customers = {c["id"]: c for c in data["customers"]}
     kind = data["kind"]
     if kind == "no_orders":
@@ -45,12 +48,14 @@ def answer_ids(data: dict) -> list[str]:
         customer = customers.get(order["customer"])
         if customer is None:
             continue
+        bound = customer["limit"] if kind == "over_limit" else data["threshold"]
+        above = order["cents"] >= bound if at_least else order["cents"] > bound
         if kind == "over_limit":
-            keep = order["cents"] > customer["limit"]
+            keep = above
         elif kind == "city":
-            keep = customer["city"] == data["place"] and order["cents"] > data["threshold"]
+            keep = customer["city"] == data["place"] and above
         else:
-            keep = data["countries"][customer["city"]] == data["place"] and order["cents"] > data["threshold"]
+            keep = data["countries"][customer["city"]] == data["place"] and above
         if keep:
             selected.append(order["id"])
     return sorted(selected)
@@ -62,7 +67,7 @@ class Join(Task):
     family = "data"
     description = "Join customers and orders (and countries) by key and list the ids a question selects."
     tags = ("data", "tables", "joins")
-    version = 2  # v2: the amount condition always matters (v1: the place alone answered 0.39 of level-0 city questions)
+    version = 3  # v3: an order on its bound decides; v2: the amount condition always matters
 
     @dataclass(frozen=True)
     class Config:
@@ -93,14 +98,24 @@ class Join(Task):
                       for n in sorted(rng.sample(range(1000, 10000), config.orders))]
             kind = rng.choice(kinds)
             place = rng.choice(cities) if kind == "city" else rng.choice(sorted(set(countries.values())))
+            threshold = rng.randrange(10000, 50000, 2500)
+            by_id = {c["id"]: c for c in customers}
+            if kind != "no_orders":  # one order exactly on its bound: "greater than" read as "at least" must fail
+                fits = [o for o in orders if o["customer"] in by_id and (kind == "over_limit" or place in (
+                    by_id[o["customer"]]["city"], countries[str(by_id[o["customer"]]["city"])]))]
+                if fits:
+                    order = rng.choice(fits)
+                    order["cents"] = by_id[order["customer"]]["limit"] if kind == "over_limit" else threshold
             return {"customers": customers, "orders": orders, "countries": countries, "kind": kind, "place": place,
-                    "threshold": rng.randrange(10000, 50000, 2500)}
+                    "threshold": threshold}
 
         def fair(data: dict) -> bool:
             chosen = answer_ids(data)
             pool = data["customers"] if data["kind"] == "no_orders" else data["orders"]
             if data["kind"] in ("city", "country") and answer_ids({**data, "threshold": 0}) == chosen:
                 return False  # the amount condition must matter, not only the place
+            if data["kind"] != "no_orders" and answer_ids(data, at_least=True) == chosen:
+                return False  # an order exactly on its bound must matter (v2: "at least" answered 1.00)
             return 0 < len(chosen) < len(pool) * 3 // 4
 
         data = retry(draw, fair, attempts=300, what="a question selecting some but not all ids")

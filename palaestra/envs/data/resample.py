@@ -8,6 +8,8 @@ valid reading at or before the grid time (forward fill). The grid lies within th
 Values are exact rationals (interpolation gives fractions); the answer is the list of values in grid
 order, read with the shared list reader and compared exactly; the first wrong grid time is named.
 
+Version 3: with NA readings, reading an NA as 0 changes some value (v2: that answered 0.25-0.30 of levels 2-4).
+
 Difficulty: the readings plus the grid times plus the NA readings, plus the grid times between readings
 for interpolation (each needs a division), plus 5 when out of order.
 
@@ -78,7 +80,7 @@ class Resample(Task):
     family = "data"
     description = "Resample irregular sensor readings to a regular grid by linear interpolation or forward fill."
     tags = ("data", "time-series", "interpolation")
-    version = 2
+    version = 3  # v3: an NA reading read as 0 changes a value
 
     @dataclass(frozen=True)
     class Config:
@@ -113,7 +115,10 @@ class Resample(Task):
                 return False
             # a reading exactly on a grid time must decide: skipping it ("at or before" read as "before") answered
             # 0.79 of level 0 and 0.62 of level 2
-            return resample_strictly(readings, grid, method) != resample(readings, grid, method)
+            values = resample(readings, grid, method)
+            if config.missing and resample([[m, v or 0] for m, v in readings], grid, method) == values:
+                return False  # an NA reading must matter: read as 0 it answered 0.25-0.30 of v2's levels 2-4
+            return resample_strictly(readings, grid, method) != values
 
         readings = retry(draw, well_posed, attempts=400, what="readings around the grid, one on a grid time")
         values = resample(readings, grid, method)

@@ -3,10 +3,11 @@
 Opening stock (item, warehouse, quantity) and a numbered list of movements in time order are given:
 receipts, shipments, transfers between warehouses, and stock counts that set a quantity outright. A
 shipment or transfer asking for more than its source holds at that moment is rejected as a whole (it
-changes nothing); from level 1 between one movement and a third of them are rejected, so the ledger must
+changes nothing); between one movement and a third of them (one at level 0) are rejected, so the ledger must
 be replayed in order, not summed. Since v2 every ledger has a stock count that changes the closing stock
 (v1: replaying without the counts answered 0.69 of level 0, 0.33 of level 2 and 0.16 of level 4), and from
-level 1 moving what the source holds instead of rejecting an over-draw gives another closing stock. The answer gives the closing
+level 1 (since v3 at every level) moving what the source holds instead of rejecting an over-draw gives another
+closing stock. The answer gives the closing
 quantity of every item at every warehouse as ``item_W1 = 12`` pairs in any order (zeros included); the
 verifier reads them with the shared assignment reader and names the first wrong pair.
 
@@ -64,7 +65,7 @@ class StockLedger(Task):
     family = "data"
     description = "Replay stock movements (receipts, shipments, transfers, counts; over-draws rejected) to closing stock."
     tags = ("data", "ledgers", "state-tracking")
-    version = 2  # v2: a stock count always changes the closing stock, and from level 1 a rejection does too
+    version = 3  # v3: a rejection changes the closing stock at every level; v2: a stock count always does
 
     @dataclass(frozen=True)
     class Config:
@@ -97,10 +98,9 @@ class StockLedger(Task):
             uncounted, _ = replay(drawn[0], [m for m in drawn[1] if m[0] != "count"])
             if uncounted == closing:  # a stock count must change the closing stock
                 return False
-            if config.movements < 8:
-                return True
-            # some rejection must matter: moving what the source holds instead gives another closing stock
-            return 1 <= len(rejected) <= config.movements // 3 and replay(*drawn, partial=True)[0] != closing
+            # some rejection must matter: moving what the source holds instead gives another closing stock (since
+            # v3 at level 0 too: ignoring the rejection rule answered 0.37 of v2's level 0)
+            return 1 <= len(rejected) <= max(1, config.movements // 3) and replay(*drawn, partial=True)[0] != closing
 
         opening, movements = retry(draw, interesting, attempts=300, what="a ledger with some rejected movements")
         closing, rejected = replay(opening, movements)

@@ -6,6 +6,8 @@ order, ties broken by a stated rule: alphabetical order of the name, fewer games
 the higher best single game then name. Problems are redrawn until two players tie within the first k + 1
 places and each of the other two rules gives another top k, so the stated rule matters (v1 only asked the
 name rule to differ, and always breaking ties by the best game paid 0.71 of level 4).
+Since v3 a fewer-games or best-game rule's final "then alphabetically by name" also decides (the top k differs
+with tied players left in table order, or in reverse name order): skipping it answered 0.45-0.67 of v2's problems.
 The answer is an ordered list of k names; the verifier reads the list with the shared reader (names in
 any letter case) and names the first wrong position.
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
@@ -32,8 +35,10 @@ RULES = {
 }
 
 
-def ranking(rows: list[list], rule: str) -> tuple[list[str], dict[str, int]]:
-    """Every player in rank order under ``rule`` and their totals."""
+def ranking(rows: list[list], rule: str, last: str = "name") -> tuple[list[str], dict[str, int]]:
+    """Every player in rank order under ``rule`` and their totals; ``last`` misreads the final tie-break, for the
+    generator's checks: ``table`` (players left in the order they first appear in the table) or ``reverse``
+    (reverse alphabetical order)."""
     totals: dict[str, int] = {}
     games: dict[str, int] = {}
     best: dict[str, int] = {}
@@ -42,9 +47,12 @@ def ranking(rows: list[list], rule: str) -> tuple[list[str], dict[str, int]]:
         games[player] = games.get(player, 0) + 1
         best[player] = max(best.get(player, points), points)
 
+    first = {player: index for index, (_, player, _) in reversed(list(enumerate(rows)))}
+
     def key(player: str) -> tuple:
         second = {"name": 0, "games": games[player], "best": -best[player]}[rule]
-        return (-totals[player], second, player)
+        third = {"name": player, "table": first[player], "reverse": (*(-ord(c) for c in player), 1)}[last]
+        return (-totals[player], second, third)
 
     return sorted(totals, key=key), totals
 
@@ -55,7 +63,7 @@ class TopK(Task):
     family = "data"
     description = "Total a results table per player and list the top k in order, ties broken by a stated rule."
     tags = ("data", "tables", "ranking")
-    version = 2  # v2: every other tie-break rule gives another top k (v1 paid a fixed rule 0.71 at level 4)
+    version = 3  # v3: "then by name" decides too; v2: every other tie-break rule gives another top k
 
     @dataclass(frozen=True)
     class Config:
@@ -74,6 +82,15 @@ class TopK(Task):
         def draw() -> list[list]:
             rows = [[game, player, rng.randint(1, 9)] for game, player in
                     enumerate(names + [rng.choice(names) for _ in range(config.rows - config.players)])]
+            if rule != "name":  # two players with the same scores tie on every rule but the name
+                played: dict[str, list[list[Any]]] = {player: [row for row in rows if row[1] == player] for player in names}
+                totals = {player: sum(row[2] for row in played[player]) for player in names}
+                leaders = sorted(names, key=lambda player: -totals[player])[: config.k + 1]
+                pairs = [(a, b) for a in leaders for b in names if a != b and len(played[a]) == len(played[b])]
+                if pairs:
+                    a, b = rng.choice(pairs)  # b copies a leader's scores
+                    for mine, theirs in zip(played[b], played[a], strict=True):
+                        mine[2] = theirs[2]
             rng.shuffle(rows)
             return [[f"G{100 + game}", player, points] for game, (_, player, points) in enumerate(rows)]
 
@@ -83,9 +100,14 @@ class TopK(Task):
             if not ties:
                 return False
             # every other rule must give another top k, so a fixed rule (not the stated one) does not pay
-            return all(ranking(rows, other)[0][: config.k] != order[: config.k] for other in RULES if other != rule)
+            if any(ranking(rows, other)[0][: config.k] == order[: config.k] for other in RULES if other != rule):
+                return False
+            # and with a first rule that is not the name, its "then by name" too (v2: leaving the tied players
+            # in table order answered 0.45-0.67 of all problems)
+            return rule == "name" or all(ranking(rows, rule, last)[0][: config.k] != order[: config.k]
+                                         for last in ("table", "reverse"))
 
-        rows = retry(draw, decisive, attempts=500, what="a tie the rule must break")
+        rows = retry(draw, decisive, attempts=3000, what="a tie the rule must break")
         order, totals = ranking(rows, rule)
         top = order[: config.k]
         table = csv_text(["game", "player", "points"], rows)
