@@ -106,9 +106,28 @@ class SequenceDetector(FsmTemplate):
     def size(self, p: dict[str, Any]) -> int:
         return len(p["pattern"]) + 1
 
+    def border(self, p: dict[str, Any]) -> int:
+        """The length of the pattern's longest proper prefix that is also a suffix (0: the overlap rule is moot)."""
+        pattern = p["pattern"]
+        return next(k for k in range(len(pattern) - 1, -1, -1) if pattern[:k] == pattern[len(pattern) - k:])
+
     def slips(self, p: dict[str, Any]) -> list[dict[str, Any]]:
-        """The other overlap rule; the other output timing."""
-        return [*self.flips(p, "overlap", (True, False)), *self.flips(p, "moore", (True, False))]
+        """The other overlap rule (when the pattern can overlap itself at all); the other output timing."""
+        overlap = self.flips(p, "overlap", (True, False)) if self.border(p) else []
+        return [*overlap, *self.flips(p, "moore", (True, False))]
+
+    def draw_cycles(self, rng: random.Random, p: dict[str, Any], count: int, calm: int,
+                    rate: float) -> list[dict[str, int]]:
+        """Random bits, with the pattern planted once (twice, overlapping, when it can overlap itself), no reset
+        inside: random bits rarely hold an occurrence of a long pattern, let alone two overlapping ones."""
+        cycles = super().draw_cycles(rng, p, count, calm, rate)
+        pattern = p["pattern"]
+        planted = pattern + pattern[self.border(p):] if self.border(p) else pattern
+        if len(planted) <= count:
+            start = rng.randint(0, count - len(planted))
+            for i, bit in enumerate(planted):
+                cycles[start + i] = {"din": int(bit), "rst": 0}
+        return cycles
 
     def reference(self, p: dict[str, Any]) -> str:
         n = len(p["pattern"])
@@ -183,6 +202,114 @@ class StateTable(FsmTemplate):
 
     def size(self, p: dict[str, Any]) -> int:
         return p["states"]
+
+    def classes(self, p: dict[str, Any]) -> list[int]:
+        """Each state's class of equivalent states (no input sequence tells two states of a class apart): Moore's
+        refinement of the partition by outputs, at most ``states`` rounds."""
+        table, states = p["table"], p["states"]
+        signature = [repr(p["outputs"][s]) for s in range(states)]
+        labels = [sorted(set(signature)).index(sig) for sig in signature]
+        for _ in range(states):
+            keys = [(labels[s], *(labels[t] for t in table[s])) for s in range(states)]
+            refined = [sorted(set(keys)).index(key) for key in keys]
+            if len(set(refined)) == len(set(labels)):
+                break
+            labels = refined
+        return labels
+
+    def slips(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        """One transition led to another state (one not equivalent to the stated one); one output wrong."""
+        table, outputs, labels = p["table"], p["outputs"], self.classes(p)
+        out = []
+        for s, row in enumerate(table):
+            for v, t in enumerate(row):
+                for other in range(p["states"]):
+                    if labels[other] != labels[t]:
+                        out.append({**p, "table": [[other if (r, c) == (s, v) else u for c, u in enumerate(nexts)]
+                                                   for r, nexts in enumerate(table)]})
+                if not p["moore"]:
+                    out.append({**p, "outputs": [[o ^ 1 if (r, c) == (s, v) else o for c, o in enumerate(outs)]
+                                                 for r, outs in enumerate(outputs)]})
+            if p["moore"]:
+                out.append({**p, "outputs": [o ^ 1 if r == s else o for r, o in enumerate(outputs)]})
+        return out
+
+    def telling(self, p: dict[str, Any]) -> dict[tuple[int, int], tuple[int, int]]:
+        """For each pair of states (a, b) some input sequence tells apart: the length of a shortest one and its first
+        input (-1 for a Moore pair whose outputs already differ). At most ``states ** 2`` rounds."""
+        table, outputs, states, inputs = p["table"], p["outputs"], p["states"], 1 << p["in_bits"]
+        first: dict[tuple[int, int], int] = {}
+        for a in range(states):
+            for b in range(states):
+                if p["moore"] and outputs[a] != outputs[b]:
+                    first[a, b] = -1
+                elif not p["moore"]:
+                    told = [v for v in range(inputs) if outputs[a][v] != outputs[b][v]]
+                    first.update({(a, b): told[0]} if told else {})
+        distance = dict.fromkeys(first, 0 if p["moore"] else 1)
+        for rounds in range(states * states):
+            found = {(a, b): v for a in range(states) for b in range(states) if (a, b) not in first
+                     for v in range(inputs)[::-1] if (table[a][v], table[b][v]) in first}
+            if not found:
+                break
+            first.update(found)
+            distance.update(dict.fromkeys(found, rounds + 1 + distance[next(iter(distance))]))
+        return {pair: (distance[pair], v) for pair, v in first.items()}
+
+    def draw_cycles(self, rng: random.Random, p: dict[str, Any], count: int, calm: int,
+                    rate: float) -> list[dict[str, int]]:
+        """Inputs steered to reject every slip (random inputs take only some transitions in a few dozen cycles).
+        Each slip (a transition ``(s, v)`` led elsewhere, an output flipped) is followed alongside the machine;
+        each cycle (1) tells apart a slip whose state has parted from the machine's (the first input of a shortest
+        telling sequence), else (2) takes a transition some live slip changes, else heads for the nearest state that
+        has one (breadth-first), else (3) draws a random input. Resets are drawn first, as usual, and one is added
+        where no such transition is reachable any more."""
+        table, outputs, states, inputs, moore = p["table"], p["outputs"], p["states"], 1 << p["in_bits"], p["moore"]
+        labels, telling = self.classes(p), self.telling(p)
+        live = [("to", s, v, other) for s in range(states) for v in range(inputs) for other in range(states)
+                if labels[other] != labels[table[s][v]]]
+        live += [("out", s, -1 if moore else v, 0) for s in range(states) for v in range(1 if moore else inputs)]
+
+        def out(slip: tuple[str, int, int, int], st: int, x: int) -> int:
+            o = outputs[st] if moore else outputs[st][x]
+            return o ^ 1 if slip[0] == "out" and st == slip[1] and slip[2] in (-1, x) else o
+
+        def nxt(slip: tuple[str, int, int, int], st: int, x: int) -> int:
+            return slip[3] if slip[0] == "to" and (st, x) == slip[1:3] else table[st][x]
+
+        resets = [int(i >= calm and rng.random() < rate) for i in range(count)]
+        state, at = 0, {slip: 0 for slip in live}  # the machine's state, each live slip's
+        chased: dict[tuple[str, int, int, int], int] = {}  # cycles spent telling apart each parted slip
+        cycles = []
+        for i, rst in enumerate(resets):
+            v = rng.randrange(inputs)
+            # the parted slips nearest to being told apart (one led astray by its own transition is given up)
+            parted = sorted((telling[state, at[slip]], slip) for slip in at if at[slip] != state
+                            and (state, at[slip]) in telling and chased.get(slip, 0) < states)
+            pending = {slip[1:3] for slip in at if at[slip] == state}
+            if parted and parted[0][0][1] >= 0:
+                chased[parted[0][1]] = chased.get(parted[0][1], 0) + 1
+                v = parted[0][0][1]
+            elif any(key in pending for key in ((state, u) for u in range(inputs))):
+                v = rng.choice([u for u in range(inputs) if (state, u) in pending])
+            elif pending and not rst:
+                first: dict[int, int] = {state: -1}  # the first input on a shortest path to each state seen
+                queue = [state]  # each state enters once: at most ``states`` rounds
+                for s in queue:
+                    if s != state and any((s, u) in pending for u in (-1, *range(inputs))):
+                        v = first[s]
+                        break
+                    for u in rng.sample(range(inputs), inputs):
+                        if table[s][u] not in first:
+                            first[table[s][u]] = u if s == state else first[s]
+                            queue.append(table[s][u])
+                else:
+                    rst = int(i >= calm)  # no slip's transition is reachable any more: back to S0
+            cycles.append({"x": v, "rst": rst})
+            shown = out(("", -1, -1, -1), state, v)
+            at = {slip: 0 if rst else nxt(slip, st, v) for slip, st in at.items() if out(slip, st, v) == shown}
+            state = 0 if rst else table[state][v]
+        return cycles
 
     def reference(self, p: dict[str, Any]) -> str:
         bits = max(1, (p["states"] - 1).bit_length())
@@ -332,8 +459,10 @@ class VerilogFsm(hdl.ClockedModuleTask):
     id = "code/verilog_fsm"
     description = "Write a Verilog state machine from a generated specification (detectors, tables, arbiters, timers)."
     tags = ("code", "hardware", "verilog", "fsm")
-    version = 3  # v2: every problem resets mid-run where an asynchronous reset would show (v1 often did not); v3: a
-    # machine ignoring mid-run resets, or with one stated rule wrong (overlap, timing, a duration), fails a cycle
+    version = 4  # v2: every problem resets mid-run where an asynchronous reset would show (v1 often did not); v3: a
+    # machine ignoring mid-run resets, or with one stated rule wrong (overlap, timing, a duration), fails a cycle; v4:
+    # state tables: the cycles are steered so one transition or output changed fails a cycle; detectors: the pattern
+    # planted (overlapping itself when it can), the overlap rule a slip only when the pattern can overlap
     templates = TEMPLATES
     size_field = "size"
     subject = "machine"
