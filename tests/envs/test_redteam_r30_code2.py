@@ -70,7 +70,8 @@ def test_verilog_fsm_overlap_slip_rejected_in_sandbox() -> None:
     """A sequence detector with the other overlap rule (the reference for it) earns 0; the gold earns 1."""
     task = _task("code/verilog_fsm")
     problem = next(pr for pr in (task.sample(0, seed) for seed in range(40))
-                   if pr.data["template"] == "sequence_detector")
+                   if pr.data["template"] == "sequence_detector"
+                   and task.templates["sequence_detector"].border(pr.data["params"]))  # overlap can matter
     template = task.templates["sequence_detector"]
     p = problem.data["params"]
     assert task.verify(problem, fence(("verilog", template.reference(p)))).reward == 1.0
