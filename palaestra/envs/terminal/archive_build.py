@@ -14,6 +14,12 @@ Judged on the final tree: the project's files unchanged, and the archive's membe
 reads: a member named twice, an unreadable archive, one not gzip-compressed, or a missing one fail) compared name by name and byte by
 byte with the expected ones (the rule fixes them, so they are unique). The final answer is ``done``. The
 difficulty is the number of files plus the excluded ones plus twice the level's rules.
+
+Version 2: every rule in play excludes at least one file (for the hidden rule, both a hidden file and a file
+under ``.git/``), and ``tmp.md``, ``notes.pyc.txt`` and a file under ``rebuild/`` always stay (session-30 red
+team: in version 1 the excluded files were 2-4 draws of a random rule, so an archive that skipped the ``.pyc``
+rule was right in 31-42% of levels 2-4, one that skipped hidden folders (``! -name '.*'`` alone) in 63-66%, one
+that skipped ``.tmp`` in 40-43% of levels 3-4, and excluding every name holding ``tmp`` in all of them).
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ class ArchiveBuild(ShellTask):
     family = "terminal"
     description = "Build a release tar.gz holding exactly the non-excluded files of a generated project, with a shell."
     tags = ("terminal", "multi-turn", "shell", "files", "archive", "agentic")
+    version = 2
     end_state = True
     new_files_allowed = True
 
@@ -78,19 +85,24 @@ class ArchiveBuild(ShellTask):
                 stem = f"{stem} {names.pop()}"
             add(rng.choice(folders), f"{stem}.{rng.choice(EXTENSIONS)}")
         add([], "build.py")
-        add(rng.choice(folders), "notes.pyc.txt" if rules >= 2 else "tmp.md")
-        for _ in range(rng.randint(2, 4)):  # excluded: at least one under build/, more from each rule in play
-            kind = rng.randrange(rules)
+        add(["rebuild"], f"{names.pop()}.{rng.choice(EXTENSIONS)}")  # under rebuild/: stays
+        add(rng.choice(folders), "tmp.md")
+        if rules >= 2:
+            add(rng.choice(folders), "notes.pyc.txt")
+        # Excluded: one file for each rule in play (for hidden ones, a hidden file and a file under a hidden
+        # folder), then up to two more of any rule in play.
+        kinds = [0, 1, 2, 3, 4][: rules + (rules >= 3)]
+        kinds += [rng.choice(kinds) for _ in range(rng.randint(0, 2))]
+        for kind in kinds:
             folder, name = rng.choice(folders), f"{names.pop()}.{rng.choice(EXTENSIONS)}"
             if kind == 0:
                 folder = rng.choice(excluded_folders[:2])
             elif kind == 1:
                 name = f"{name.rsplit('.', 1)[0]}.pyc"
             elif kind == 2:
-                if rng.random() < 0.5:
-                    folder = rng.choice(excluded_folders[2:])
-                else:
-                    name = f".{name}"
+                folder = rng.choice(excluded_folders[2:])
+            elif kind == 3:
+                name = f".{name}"
             else:
                 name = f"{name}.tmp"
             add(folder, name)

@@ -14,6 +14,15 @@ of five digits or more. Targets never collide.
 The episode is judged by the final tree, path by path and byte by byte (the rule fixes every name, so
 the expected tree is unique); the final answer is ``done``. The difficulty is the number of files plus
 the renamed ones plus twice the traps in play plus the folders.
+
+Version 3 (session-30 red team): every trap in play is planted, on top of the drawn files: one name of each
+look-alike kind and a ``.mp4`` name (an extension with a digit: it stays) (with a number of one or two digits,
+which a sloppy rename would pad), ``08``/``09`` with leading zeros, a zero-padded number of five digits or more
+(``00123``), and one of five digits or more; in version 2 they were drawn per file, and a rename that skipped
+one look-alike rule (a prefix of letters and digits, an optional prefix or extension, ``-`` taken for ``_``) was
+right in 38-75% of levels 1-4, one that took ``mp4`` for an extension of letters in 47-49% of levels 0-1 (10-27%
+of levels 2-4), one that kept leading zeros in 35-47% of levels 2-4, one that cut long numbers to four digits in
+26-31% of levels 3-4.
 """
 
 from __future__ import annotations
@@ -38,7 +47,7 @@ class BulkRename(ShellTask):
     family = "terminal"
     description = "Rename the files of a generated media folder by a stated padding and case rule, with a shell."
     tags = ("terminal", "multi-turn", "shell", "files", "rename", "agentic")
-    version = 2  # v2: the prompt says that a scratch file left behind fails (the judge always said so)
+    version = 3  # v2: the prompt says that a scratch file left behind fails (the judge always said so); v3: planted traps
     end_state = True
 
     @dataclass(frozen=True)
@@ -106,21 +115,39 @@ def target_name(name: str) -> str:
     return f"{prefix.lower()}_{int(number):04d}.{extension.lower()}"
 
 
-def _name(rng: random.Random, traps: tuple[str, ...]) -> str:
+LOOKALIKES = 7  # kinds of names that only look like the form (see _name)
+
+
+def _name(rng: random.Random, traps: tuple[str, ...], planted: str | int | None = None) -> str:
+    """A generated name; ``planted`` forces a trap: "long", "octal" (``08``, ``009``), "padded" (``00123``: more
+    than four digits with the zeros), or the index of a look-alike kind (with a short number, which the rule pads)."""
     prefix = rng.choice(PREFIXES) if "case" in traps else rng.choice(PREFIXES).lower()
     extension = rng.choice(EXTENSIONS) if "case" in traps else rng.choice(EXTENSIONS).lower()
+    if planted == "digit":  # an extension with a digit: not of the form, the name stays
+        extension = rng.choice(("MP4", "mp4") if "case" in traps else ("mp4",))
+    elif planted is not None and not extension.isalpha():
+        extension = "jpg"  # a planted trap is decided by its own rule alone
     draw = rng.random()
-    if "long" in traps and draw < 0.1:
+    if planted == "long" or ("long" in traps and draw < 0.1 and planted is None):
         number = str(rng.randint(10_000, 999_999))
-    elif "zeros" in traps and draw < 0.45:
+    elif planted == "octal":
+        number = rng.choice(("0", "00")) + rng.choice(("8", "9"))
+    elif planted == "padded":
+        number = rng.choice(("00", "000")) + str(rng.randint(100, 999))
+    elif isinstance(planted, int) or planted == "digit":
+        number = str(rng.randint(1, 99))
+    elif "zeros" in traps and draw < 0.45 and planted is None:
         number = rng.choice(("0", "00", "000")) + str(rng.choice((8, 9, rng.randint(1, 999))))
     else:
         number = str(rng.randint(1, 9_999) if rng.random() < 0.3 else rng.randint(1, 99))
     name = f"{prefix}_{number}.{extension}"
-    if "lookalikes" in traps and rng.random() < 0.3:
-        name = rng.choice((f"{prefix}_{number}_edit.{extension}", f"{prefix}-{number}.{extension}",
-                           f"{prefix}_{number}", f"{prefix}_{number}.tar.gz", f"{prefix}2_{number}.{extension}",
-                           f"_{number}.{extension}", f"{prefix}_{number}a.{extension}"))
+    lookalike = planted if isinstance(planted, int) else None
+    if lookalike is None and planted is None and "lookalikes" in traps and rng.random() < 0.3:
+        lookalike = rng.randrange(LOOKALIKES)
+    if lookalike is not None:
+        name = (f"{prefix}_{number}_edit.{extension}", f"{prefix}-{number}.{extension}",
+                f"{prefix}_{number}", f"{prefix}_{number}.tar.gz", f"{prefix}2_{number}.{extension}",
+                f"_{number}.{extension}", f"{prefix}_{number}a.{extension}")[lookalike]
     return name
 
 
@@ -129,8 +156,13 @@ def _draw(rng: random.Random, config: BulkRename.Config,
     events = words(rng, config.folders, 2)
     folders = ["media"] + [f"media/{event}" for event in events]
     files: dict[str, str] = {}
-    for _ in range(rng.randint(*config.files)):
-        path = f"{rng.choice(folders)}/{_name(rng, traps)}"
+    # Every trap in play is planted: an extension with a digit (.mp4), each look-alike kind, numbers with leading zeros (08 or 09, and one over
+    # four digits with them), a number of five digits or more; then the drawn files.
+    planted: list[str | int | None] = ["digit", *(range(LOOKALIKES) if "lookalikes" in traps else ()),
+                                       *(("octal", "padded") if "zeros" in traps else ()),
+                                       *(("long",) if "long" in traps else ())]
+    for plant in [*planted, *[None] * rng.randint(*config.files)]:
+        path = f"{rng.choice(folders)}/{_name(rng, traps, plant)}"
         files[path] = f"{path.rsplit('/', 1)[1]} {rng.randint(0, 10**9)}\n"
     targets = {path: f"{path.rsplit('/', 1)[0]}/{target_name(path.rsplit('/', 1)[1])}" for path in files}
     if len(set(targets.values())) < len(files):

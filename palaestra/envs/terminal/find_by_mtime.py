@@ -20,6 +20,11 @@ failed another condition, and ``find -newermt LOW ! -newermt HIGH`` (strict at t
 the upper one) listed exactly the right files in about 45% of levels 3-4. The file at the lower bound is
 hidden (it counts): in version 1 hidden files were left to chance, and a listing without them was right in
 67-83% of problems.
+
+Version 3 (session-30 red team): from level 2 a file inside the range, with the extension asked, is exactly at the
+size bound, and from level 3 one inside the range and larger than the bound has another extension; in version 2
+they were left to chance, and a listing with ``-size`` taken as "at least" was right in 33-42% of levels 2-4,
+one that skipped the extension in 36-48% of levels 3-4.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ class FindByMtime(PreparedTreeTask):
     family = "terminal"
     description = "List the files of a generated tree modified within a UTC time range (and larger than a size)."
     tags = ("terminal", "multi-turn", "shell", "files", "search", "agentic")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -144,18 +149,27 @@ def _tree(rng: random.Random, config: FindByMtime.Config) -> tuple[dict[str, str
         if index == 0 or rng.random() < 0.1:  # the file at the lower bound (it counts) is hidden
             stem = f".{stem}"
         at_bound = index < len(near)  # a file at a time bound meets the other conditions: the bound alone decides
-        extension = (question["extension"] if question["extension"] and (at_bound or rng.random() < 0.5)
-                     else rng.choice(EXTENSIONS))
+        # Inside the range and meeting every other condition: a file exactly at the size bound, one of another
+        # extension (so that each of these conditions, and the size bound's strictness, decides a file).
+        size_miss = question["size"] is not None and index == len(near)
+        other_extension = question["extension"] is not None and index == len(near) + 1
+        if other_extension:
+            extension = rng.choice([e for e in EXTENSIONS if e != question["extension"]])
+        else:
+            extension = (question["extension"] if question["extension"] and (at_bound or size_miss or rng.random() < 0.5)
+                         else rng.choice(EXTENSIONS))
         path = f"{rng.choice(folders)}/{stem}.{extension}"
         body = "".join(f"{rng.choice(('row', 'entry', 'note'))} {rng.randint(0, 999)}\n" for _ in range(rng.randint(1, 12)))
-        if at_bound and question["size"] is not None:
+        if (at_bound or other_extension) and question["size"] is not None:
             while len(body) <= question["size"]:
                 body += f"{rng.choice(('row', 'entry', 'note'))} {rng.randint(0, 999)}\n"
-        elif question["size"] is not None and rng.random() < 0.2:  # exactly at the size bound: not larger
+        elif size_miss or (question["size"] is not None and rng.random() < 0.2):  # at the size bound: not larger
             body = (body * (question["size"] // len(body) + 1))[: question["size"] - 1] + "\n"
         files[path] = body
         if index < len(near):
             mtimes[path] = near[index]
+        elif size_miss or other_extension:
+            mtimes[path] = rng.randrange(low_s + 1, high_s - 1)
         elif rng.random() < 0.35:  # inside the range
             mtimes[path] = rng.randrange(low_s, high_s)
         else:

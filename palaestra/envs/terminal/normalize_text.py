@@ -10,6 +10,11 @@ stay byte for byte as they are; empty files stay empty. Near misses: files mixin
 spaces (from level 3), and files already clean (never all of them: a tree with nothing to change paid
 "done" with no command, 7% of level 0). ``sed -i`` over a ``find`` does it.
 
+Version 3 (session-30 red team): every problem has a hidden ``.txt`` file, a ``.md`` and a ``.csv`` file that hold
+CRLF endings (they change), and a ``.bat`` script with CRLF endings (it must not); in version 2 names were left to
+chance, and skipping hidden files was right in 77% of level 0 (21-63% of levels 1-4), skipping one of the three
+extensions in 31-38% of level 0.
+
 The episode is judged by the final tree, path by path and byte by byte (the steps fix every byte, so the
 expected tree is unique); the final answer is ``done``. The difficulty is the number of files plus the
 files to change plus twice the level's steps.
@@ -42,7 +47,7 @@ class NormalizeText(ShellTask):
     id = "terminal/normalize_text"
     family = "terminal"
     description = "Normalise line endings, byte-order marks and trailing blanks of generated text files with a shell."
-    version = 2
+    version = 3
     tags = ("terminal", "multi-turn", "shell", "files", "text", "agentic")
     end_state = True
 
@@ -72,11 +77,17 @@ class NormalizeText(ShellTask):
         for _ in range(2 * config.depth):
             folders.append(f"{rng.choice(folders)}{names.pop()}/")
         files: dict[str, str] = {}
-        for _ in range(rng.randint(*config.files)):
+        # The first four files hold CRLF endings (so they change or must not): a hidden .txt file, a .md and a
+        # .csv file (each name the rule covers), and a .bat script that keeps its endings.
+        planted = ["." + "{}.txt", "{}.md", "{}.csv", "{}.bat"]
+        for index in range(rng.randint(*config.files)):
             stem = names.pop()
             if config.steps >= 4 and rng.random() < 0.25:
                 stem = f"{stem} {names.pop()}"
             draw = rng.random()
+            if index < len(planted):
+                files[f"{rng.choice(folders)}{planted[index].format(stem)}"] = _crlf_body(rng, steps)
+                continue
             name = (f".{stem}.txt" if draw < 0.08 else f"{stem}.bat" if draw < 0.18 else f"{stem}.dat" if draw < 0.24
                     else f"{stem}.txt.orig" if draw < 0.3 else f"{stem}{rng.choice(TEXT)}")
             files[f"{rng.choice(folders)}{name}"] = _body(rng, steps)
@@ -134,6 +145,15 @@ def _body(rng: random.Random, steps: list[int]) -> str:
     if 0 in steps and rng.random() < 0.3:
         text = BOM + text
     return text
+
+
+def _crlf_body(rng: random.Random, steps: list[int]) -> str:
+    """A body with at least one CRLF ending (a few draws of :func:`_body`, else a fixed line)."""
+    for _ in range(20):
+        body = _body(rng, steps)
+        if "\r\n" in body:
+            return body
+    return "note,1\r\n"
 
 
 def _normalised(body: str, steps: list[int]) -> str:

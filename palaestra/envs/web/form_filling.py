@@ -15,6 +15,13 @@ checks it against the rules later) and says a confirmation number; the episode i
 (that number) and on the final records: exactly one application, every field as the rules make it (codes
 in any case; the name as the rule writes it). The difficulty is the fields plus the distractor pages plus
 half the help pages on the way plus the draw's twists (given names, a birthday at an age band's edge, years).
+
+Version 2 (session-30 red team): when the category counts (from level 1), the applicant's age always sits at a
+band's edge: in 65% of draws the birthday of the 26th (or 65th) year is still to come this year, so an age taken
+from the birth year alone picks the wrong band, and otherwise the applicant is exactly 26 (or 65), so reading
+"under 26" as "26 or under" does; and when the fee counts (from level 2) the years applied for are 2 to 5. In
+version 1 the age from the birth year alone gave the right category in 85-91% of levels 1-4, the slip at the
+band's bound in 75-79%, and a fee that skipped the years was right in 16-23% of levels 2-4.
 """
 
 from __future__ import annotations
@@ -48,6 +55,7 @@ class FormFilling(WebTask):
     description = "Fill in an application form by rules spread over a site's help pages (formats, tables, fees); report the confirmation."
     tags = ("web", "navigation", "forms", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow", "fill_and_submit")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -70,11 +78,18 @@ class FormFilling(WebTask):
         family, given = forge.word(2), " ".join(forge.word(rng.randint(1, 2)) for _ in range(rng.randint(1, 2)))
         born = TODAY - timedelta(days=rng.randint(17 * 365, 80 * 365))
         edge = rng.random() < 0.3
-        if edge:  # a birthday next to a band's edge: the age on today's date decides
+        if config.fields > FIELDS.index("category"):  # the category counts: the age on today's date decides it
+            edge = True
+            turned = _years_before(TODAY, rng.choice((26, 65)))
+            if rng.random() < 0.65:  # the birthday is still to come this year: a year younger than the years say
+                born = turned + timedelta(days=rng.randint(1, 200))
+            else:  # exactly 26 (or 65) years old, the birthday today or passed this year
+                born = turned - timedelta(days=rng.randint(0, 60))
+        elif edge:  # a birthday next to a band's edge: the age on today's date decides
             born = _years_before(TODAY, rng.choice((26, 65))) + timedelta(days=rng.choice((-1, 0, 1)))
         resident = rng.random() < 0.6
         member = str(rng.randint(10_000, 99_999))
-        years = rng.randint(1, 5)
+        years = rng.randint(2 if config.fields > FIELDS.index("fee") else 1, 5)  # with the fee: several years
         postcode = f"{rng.randint(10, 99)}{rng.randint(0, 999):03d}"
         local = f"{rng.randint(10, 99)}{rng.randint(1_000_000, 9_999_999)}"
         date_format = rng.choice(sorted(DATE_FORMATS))

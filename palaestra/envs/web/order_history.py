@@ -10,7 +10,12 @@ which only the order pages show.
 The answer is that amount in dollars and cents (exact, from integer cents). The asked month sits in the
 older third of the history (so deeper histories mean more pages to read), with orders on its first and last
 days and just outside it, cancelled and returned orders, and (from level 2) the category's lines in other months and other categories' lines in the month, so a careless
-date bound, status or category filter fails. Sorted newest first, the history can be read until the month
+date bound, status or category filter fails. Since version 3 each near miss is planted where its slip counts it
+(session-30 red team; in version 2 they were left to chance): delivered lines of the category on the days just
+before and after the month (a sum that took in the day after the month was right in 35-71% of problems, the day
+before in 73-87%), on its first and last days, a cancelled and a returned order inside it (counting returned
+orders was right in 24-53%), and from level 3 a delivered line of the category returned on its own (keeping
+returned lines was right in 64-69%). Sorted newest first, the history can be read until the month
 is passed. The difficulty is a quarter of the history rows up to the month's end plus the orders to open plus half
 the lines to add.
 
@@ -49,7 +54,7 @@ class OrderHistory(WebTask):
     description = "Add up one month's spending (by status, category and returns) across a shop account's paginated order history."
     tags = ("web", "navigation", "aggregation", "arithmetic", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow")
-    version = 2  # v2: the asked month in the history's older third; levels past 4 add 4 months each
+    version = 3  # v2: the asked month in the history's older third; levels past 4 add 4 months each; v3: planted near misses
 
     @dataclass(frozen=True)
     class Config:
@@ -84,7 +89,9 @@ class OrderHistory(WebTask):
         span = (TODAY - first).days
         days += [first + timedelta(days=rng.randint(0, span)) for _ in range(
             sum(rng.randint(*config.per_month) for _ in range(config.months)))]
-        days = sorted((d for d in days if first <= d <= TODAY), reverse=True)
+        inner = [asked + timedelta(days=n) for n in rng.sample(range(1, (after - asked).days - 1), 3)]
+        days += inner
+        days = sorted((d for d in days if first <= d <= TODAY or d == asked - timedelta(days=1)), reverse=True)
         numbers = rng.sample(range(100_000, 999_999), len(days))
         brands = [forge.word(2) for _ in range(8)]  # product names need not be unique: a few brands serve
         orders: list[dict[str, Any]] = []
@@ -98,6 +105,21 @@ class OrderHistory(WebTask):
                               "quantity": rng.randint(1, 3),
                               "returned": config.line_returns and status == "delivered" and rng.random() < 0.2})
             orders.append({"number": f"#{number}", "date": day.isoformat(), "status": status, "lines": lines})
+        # Every near miss counts where a slip would count it: the days just outside the month hold delivered
+        # lines of the category, the month's first and last days too (so a slip at either bound, inward or
+        # outward, changes the sum), and three orders inside it are cancelled, returned, and (with line returns)
+        # delivered with a line of the category returned on its own.
+        plants: dict[str, tuple[str, bool]] = {day.isoformat(): ("delivered", False) for day in (
+            asked - timedelta(days=1), asked, after - timedelta(days=1), after)}
+        plants |= {day.isoformat(): plant for day, plant in zip(
+            inner, [("cancelled", False), ("returned", False)] + ([("delivered", True)] if config.line_returns else []))}
+        for order in orders:
+            if order["date"] in plants:
+                order["status"], returned = plants.pop(order["date"])
+                line = order["lines"][0]
+                if config.by_category and line["category"] != category:
+                    line.update(category=category, name=f"{rng.choice(brands)} {rng.choice(CATEGORIES[category])}")
+                line["returned"] = returned
         in_month = [o for o in orders if asked.isoformat() <= o["date"] < after.isoformat()]
         in_month_numbers = {o["number"] for o in in_month}
 
