@@ -232,3 +232,16 @@ def test_order_history_every_near_miss_counts_where_a_slip_counts_it() -> None:
     assert _history_skipping("day after", 0) == 0  # v2: 37%
     assert _history_skipping("returned orders", 2) == 0  # v2: 53%
     assert _history_skipping("returned lines", 3) == 0  # v2: 69%
+
+
+# --- web/checkout: the answer's place among the shipping options varies --------------------------------------------
+
+def test_checkout_second_cheapest_shipping_is_not_always_the_answer() -> None:
+    from palaestra.envs.web.checkout import Checkout
+
+    def second_cheapest(seed: int) -> bool:
+        data = Checkout().sample(0, seed).data
+        options = data["records"]["shipping"]
+        return sorted(options, key=lambda code: options[code]["price"])[1] == data["shipping"]
+
+    assert _share(second_cheapest, range(24)) <= 0.6  # v1: 100% of levels 0-1

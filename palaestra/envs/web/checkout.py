@@ -15,6 +15,10 @@ some days (the cheapest option overall is too slow; faster ones cost more). The 
 answer (the order number) and on the final records: exactly one order, with the asked items, quantities,
 details and shipping, and an empty cart (an order placed twice or with a wrong line fails). The
 difficulty is the items to buy plus the categories and shipping options to read.
+
+Version 2 (session-30 red team): the answer is any option but the cheapest (the fastest too), among 4 to 6; in
+version 1 it was drawn from the second to the third-fastest of 3 to 5 options, so the second-cheapest option was
+the answer in every problem of levels 0-1 (33-52% of levels 2-4).
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ def _clean(value: str) -> str:
 @register
 class Checkout(WebTask):
     id = "web/checkout"
+    version = 2
     family = "web"
     description = "Buy the asked items through a shop's cart and validated checkout form; report the order number."
     tags = ("web", "navigation", "forms", "multi-turn", "tools", "agentic")
@@ -61,11 +66,11 @@ class Checkout(WebTask):
         slack: int
 
     presets = (
-        Config((1, 1), 1, 3, 3, 6),
-        Config((1, 2), 2, 3, 3, 7),
-        Config((2, 2), 2, 4, 4, 8),
-        Config((2, 3), 3, 4, 4, 9),
-        Config((3, 4), 4, 4, 5, 10),
+        Config((1, 1), 1, 3, 4, 6),
+        Config((1, 2), 2, 3, 4, 7),
+        Config((2, 2), 2, 4, 5, 8),
+        Config((2, 3), 3, 4, 5, 9),
+        Config((3, 4), 4, 4, 6, 10),
     )
     growth = Growth(limits={"categories": 10, "per_category": 8, "shipping": 6, "slack": 20})
 
@@ -107,7 +112,7 @@ class Checkout(WebTask):
         prices = sorted(rng.sample(range(300, 4000, 25), config.shipping))
         options = {code: {"days": d, "price": p} for code, d, p in zip(speeds, days, prices)}
         # the answer is option k: the cheaper ones are too slow, the faster ones dearer
-        k = rng.randint(1, max(1, config.shipping - 2))
+        k = rng.randint(1, max(1, config.shipping - 1))  # any but the cheapest (v1: never the fastest)
         within = rng.randint(days[k], days[k - 1] - 1)
         shipping = speeds[k]
         pages[checkout_path] = page(
