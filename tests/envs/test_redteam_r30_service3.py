@@ -90,3 +90,67 @@ def _access_policy(problem: Any, blind: str | None) -> list[str]:
 def test_access_r30_a_policy_blind_to_one_clause_fails_every_mixed_problem() -> None:
     shares = _share(ACCESS, _access_policy, ACCESS_BLIND, range(5), 15)
     assert all(share <= 0.2 for share in shares.values()), {k: v for k, v in shares.items() if v > 0.2}
+
+
+LIBRARY = make_source("service/library_loans")
+LIBRARY_BLIND = {"renew past two": 0, "renew under holds": 0, "DVDs get 21 days": 0, "renew from the due date": 0,
+                 "lend under holds": 1, "lend nothing with holds": 1, "no late fine": 2, "no fine cap": 2,
+                 "no loan limit": 3, "no fines limit": 3, "fines limit on the opening fines": 3}
+
+
+def _library_policy(problem: Any, blind: str | None) -> list[str]:
+    """The calls and the answer of the lending policy applied without the part ``blind`` (None: all of it)."""
+    data, rules = problem.data, problem.data["rules"]
+    records = copy.deepcopy(data["records"])
+    today = date.fromisoformat(records["today"])
+    patron_id = next(iter(records["patrons"]))
+    opening = records["patrons"][patron_id]["fines_cents"]
+    days = {"book": 21, "dvd": 21 if blind == "DVDs get 21 days" else 7}
+    replies, served = [], []
+    for number, request in enumerate(data["requests"], 1):
+        if request["kind"] == "return":
+            del records["loans"][request["loan"]]
+            replies.append(call("return_item", loan_id=request["loan"]))
+        elif request["kind"] == "renew":
+            loan = records["loans"][request["loan"]]
+            item = records["items"][loan["item"]]
+            if loan["renewals"] >= 2 and blind != "renew past two":
+                continue
+            if any(h != patron_id for h in item["holds"]) and blind != "renew under holds":
+                continue
+            late = (today - date.fromisoformat(loan["due"])).days
+            if rules["fines"] and late > 0 and blind != "no late fine":
+                fine = late * (25 if item["type"] == "book" else 100)
+                fine = fine if blind == "no fine cap" else min(fine, 1_000)
+                records["patrons"][patron_id]["fines_cents"] += fine
+                replies.append(call("charge_fine", patron_id=patron_id, amount_cents=fine))
+            base = date.fromisoformat(loan["due"]) if blind == "renew from the due date" else today
+            due = (base + timedelta(days=days[item["type"]])).isoformat()
+            loan["due"], loan["renewals"] = due, loan["renewals"] + 1
+            replies.append(call("renew_loan", loan_id=request["loan"], due_date=due))
+        else:
+            item = records["items"][request["item"]]
+            if any(loan["item"] == request["item"] for loan in records["loans"].values()):
+                continue
+            if item["holds"] and (blind == "lend nothing with holds" or (item["holds"][0] != patron_id
+                                                                         and blind != "lend under holds")):
+                continue
+            if rules["limits"]:
+                count = sum(loan["patron"] == patron_id for loan in records["loans"].values())
+                fines = opening if blind == "fines limit on the opening fines" else \
+                    records["patrons"][patron_id]["fines_cents"]
+                if (count >= 10 and blind != "no loan limit") or (fines > 500 and blind != "no fines limit"):
+                    continue
+            due = (today + timedelta(days=days[item["type"]])).isoformat()
+            number_id = 1 + max(int(n[1:]) for n in records["loans"])
+            records["loans"][f"L{number_id:03d}"] = {"patron": patron_id, "item": request["item"], "due": due,
+                                                     "renewals": 0}
+            item["holds"] = [h for h in item["holds"] if h != patron_id]
+            replies.append(call("checkout", patron_id=patron_id, item_id=request["item"], due_date=due))
+        served.append(str(number))
+    return [*replies, ", ".join(served) or "none"]
+
+
+def test_library_r30_a_policy_blind_to_one_clause_fails_every_mixed_problem() -> None:
+    shares = _share(LIBRARY, _library_policy, LIBRARY_BLIND, range(5), 30)
+    assert all(share <= 0.2 for share in shares.values()), {k: v for k, v in shares.items() if v > 0.2}
