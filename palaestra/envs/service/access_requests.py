@@ -17,10 +17,16 @@ forbids:
 
 The answer is the set of request numbers carried out (``none`` if none). The episode is judged on the answer
 and on the final records (roles and expiry dates) against those the policy determines. Requests are built
-on both sides of the policy (a tenth of problems all allowed, a twenty-fifth all refused), with near misses: an
-approval by someone other than the manager, a person on leave, the second half of a forbidden pair asked
-for after the first. The difficulty is twice the requests plus twice the clauses in play plus the privileged
-requests plus the refused ones.
+on both sides of the policy (a twenty-fifth of problems all allowed, a twenty-fifth all refused). Every clause in
+play (see ``_clauses``: only active people; the manager's approval, which no other approver's replaces; the
+privileged 90-day expiry; no privileged roles for contractors; their 30-day expiry; the forbidden pair, counting roles
+granted earlier) decides every mixed problem on its own: a person is built for each (one asked for
+payments-approve, then payments-create, for the pair's "earlier"), the rest of the requests fall as they may, and a
+draw where the policy without some clause still serves the same requests to the same roles is drawn again. (v2
+drew requests as they fell: on 60 seeds a level, ignoring the forbidden pair solved 0.98-1.00 of levels 3-4, taking
+any approver's approval 0.85-0.95 of levels 1-4, granting contractors privileged roles 0.90-0.95 of levels 2-4,
+ignoring the status 0.48-0.77 of levels 1-4.) The difficulty is twice the requests
+plus twice the clauses in play plus the privileged requests plus the refused ones.
 """
 
 from __future__ import annotations
@@ -38,9 +44,7 @@ from palaestra.envs.service.common import (
     Records,
     RequestsServed,
     call,
-    draw_side,
-    draw_sides,
-    served_answer,
+        served_answer,
     served_records,
 )
 from palaestra.generators.knowledge import NameForge
@@ -51,6 +55,9 @@ ORDINARY = ("wiki-edit", "ci-deploy", "crm-read", "payments-create", "support-co
 EXCLUSIVE = ("payments-create", "payments-approve")
 CONTRACTOR_DAYS, PRIVILEGED_DAYS = 30, 90
 EXAMPLE = "<answer>1, 3</answer>"  # fixed placeholder
+ALL_ALLOWED = 0.04  # the share of problems whose requests the policy all allows (the refusing clauses decide nothing)
+ALL_REFUSED = 0.04  # and all refuses (the rest mix both sides)
+REFUSING = frozenset({"status", "approver", "contractor_priv", "duties"})  # the roles whose request is refused
 
 
 @register
@@ -59,7 +66,8 @@ class AccessRequests(RequestsServed):
     family = "service"
     description = "Grant colleagues access roles under a stated access policy (approvals, contractors, duties)."
     tags = ("service", "multi-turn", "tools", "policy", "security", "agentic")
-    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
+    version = 3  # v3: every clause in play decides every mixed problem; more requests (v2: a twenty-fifth of the
+    # problems refuse every request; v1: a tenth)
     tool_names = ("find_person", "get_person", "list_approvals", "grant_role")
 
     @dataclass(frozen=True)
@@ -72,11 +80,11 @@ class AccessRequests(RequestsServed):
         budget: int
 
     presets = (
-        Config((3, 4), (2, 3), False, False, False, 10),
-        Config((4, 5), (2, 3), True, False, False, 14),
-        Config((5, 6), (3, 4), True, True, False, 18),
-        Config((6, 8), (3, 5), True, True, True, 22),
-        Config((7, 9), (4, 6), True, True, True, 28),
+        Config((2, 3), (2, 3), False, False, False, 10),
+        Config((2, 3), (3, 4), True, False, False, 18),
+        Config((2, 3), (5, 6), True, True, False, 26),
+        Config((2, 3), (7, 8), True, True, True, 34),
+        Config((3, 4), (8, 9), True, True, True, 38),
     )
     growth = Growth(limits={"people": 40, "requests": 16, "budget": 60})
 
@@ -93,8 +101,8 @@ class AccessRequests(RequestsServed):
         }
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        kind = draw_side(rng)
-        return retry(lambda: self._draw(rng, config, kind), what="requests on the asked sides of the policy",
+        kind = _draw_kind(rng)  # drawn once, so that redraws do not skew the shares
+        return retry(lambda: self._draw(rng, config, kind), what="requests that each clause in play decides",
                      attempts=200)
 
     def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
@@ -105,36 +113,37 @@ class AccessRequests(RequestsServed):
         for manager in managers:
             people[manager] = {"name": f"{forge.word(2)} {forge.word(2)}", "type": "employee", "status": "active",
                                "manager": None, "roles": {}}
-        for _ in range(rng.randint(*config.people)):
-            person_id = f"E{rng.randint(100, 999)}"
-            roles = {r: None for r in rng.sample(ORDINARY, rng.randint(0, 2))}
-            people[person_id] = {
-                "name": f"{forge.word(2)} {forge.word(2)}",
-                "type": "contractor" if config.contractors and rng.random() < 0.35 else "employee",
-                "status": rng.choice(("active",) * 5 + ("on leave", "terminated")),
-                "manager": rng.choice(managers), "roles": roles}
-        if len(people) < 3 + config.people[0] or len({p["name"] for p in people.values()}) < len(people):
+        if len(people) < 3:
             return None
-        approvals = []
-        if config.approvals:
-            for person_id, person in people.items():
-                if person["manager"] is None:
-                    continue
-                for role in rng.sample(PRIVILEGED, rng.randint(0, 2)):  # by the manager, or by someone else
-                    approver = person["manager"] if rng.random() < 0.65 else rng.choice(
-                        [m for m in managers if m != person["manager"]])
-                    approvals.append({"person": person_id, "role": role, "approver": approver})
+        approvals: list[dict[str, str]] = []
         records: Records = {"today": TODAY.isoformat(), "people": people, "approvals": approvals}
-        sides = draw_sides(rng, rng.randint(*config.requests), kind)
-        if sides is None:
-            return None
-        askable = ORDINARY + (PRIVILEGED if config.approvals else ("payments-approve",) if config.duties else ())
+        roles = _roles(_clauses(rules), kind)
+        built: list[list[dict[str, str]]] = []  # the requests built for each role (a pair for ``pair``)
+        for role in roles:
+            person_id = _new_person(rng, forge, records, managers, config)
+            if person_id is None:
+                return None
+            built.append(_role_requests(rng, records, person_id, role))
+        others = []
+        for _ in range(rng.randint(*config.people)):  # the rest of the directory, asked about as it falls
+            person_id = _new_person(rng, forge, records, managers, config)
+            if person_id is None:
+                return None
+            others.append(person_id)
+        if config.approvals:
+            for person_id in others:
+                for role in rng.sample(PRIVILEGED, rng.randint(0, 2)):  # by the manager, or by someone else
+                    manager = people[person_id]["manager"]
+                    approver = manager if rng.random() < 0.65 else rng.choice([m for m in managers if m != manager])
+                    approvals.append({"person": person_id, "role": role, "approver": approver})
+        count = max(rng.randint(*config.requests), sum(len(b) for b in built))
+        sides = [kind == "all allowed"] * count if kind != "mixed" else [rng.random() < 0.5 for _ in range(count)]
+        fill = sides[:count - sum(len(b) for b in built)]
+        askable = ORDINARY + (PRIVILEGED if config.approvals else ())
         world = copy.deepcopy(records)
-        requests: list[dict[str, str]] = []
-        for allowed in sides:
-            options = [{"person": p, "role": r} for p, person in world["people"].items() if person["manager"]
-                       for r in askable if r not in person["roles"]]
-            options = [o for o in options if o not in requests and _allowed(world, o, rules) == allowed]
+        for allowed in fill:  # on the people not built for a role: the roles' requests cannot change them
+            options = [{"person": p, "role": r} for p in others for r in askable if r not in world["people"][p]["roles"]]
+            options = [o for o in options if _allowed(world, o, rules) == allowed and [o] not in built]
             sensitive = [o for o in options if o["role"] in PRIVILEGED + EXCLUSIVE]
             if sensitive and rng.random() < 0.5:  # the clauses in play get asked about
                 options = sensitive
@@ -143,7 +152,16 @@ class AccessRequests(RequestsServed):
             request = rng.choice(options)
             if allowed:
                 _grant(world, request, rules)
-            requests.append(request)
+            built.append([request])
+        rng.shuffle(built)
+        requests = [request for group in built for request in group]
+        outcome = _outcome(records, requests, rules)
+        served = outcome[0]
+        if (kind == "mixed" and (all(served) or not any(served))) or (kind != "mixed" and set(served) != {
+                kind == "all allowed"}):
+            return None
+        if any(_outcome(records, requests, rules, blind) == outcome for blind in _needed(_clauses(rules), kind)):
+            return None
         lead = people[managers[0]]["name"]
         texts = [f"{n}. Give {people[r['person']]['name']} the {r['role']} role." for n, r in enumerate(requests, 1)]
         prompt = (
@@ -154,7 +172,7 @@ class AccessRequests(RequestsServed):
             f"if none).\n\nRequest from {lead}:\n" + "\n".join(texts) + f"\n\n{self.tools_prompt(config.budget)}"
         )
         data = {"records": records, "requests": requests, "rules": rules, "budget": config.budget}
-        return Problem(prompt=prompt, answer=served_answer(sides), data=data)
+        return Problem(prompt=prompt, answer=served_answer(list(served)), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
         return served_records(problem.data, _allowed, _grant)
@@ -198,35 +216,133 @@ def _policy(config: AccessRequests.Config) -> str:
     return "\n".join(f"{n}. {rule}" for n, rule in enumerate(rules, 1))
 
 
-def _allowed(records: Records, request: dict[str, str], rules: dict[str, bool]) -> bool:
+def _allowed(records: Records, request: dict[str, str], rules: dict[str, bool], blind: str | None = None,
+             start: Records | None = None) -> bool:
+    """Whether the policy allows ``request`` (``blind``: the policy without that clause, see :func:`_clauses`;
+    ``start``: the records before the conversation, read by the ``earlier`` blind policy)."""
     person = records["people"][request["person"]]
     role = request["role"]
-    if person["status"] != "active":
+    if person["status"] != "active" and blind != "status":
         return False
     if role in PRIVILEGED and rules["approvals"]:
-        if rules["contractors"] and person["type"] == "contractor":
+        if rules["contractors"] and person["type"] == "contractor" and blind != "contractor_priv":
             return False
-        if not any(a["person"] == request["person"] and a["role"] == role and a["approver"] == person["manager"]
-                   for a in records["approvals"]):
+        if blind != "approver" and not any(
+                a["person"] == request["person"] and a["role"] == role and a["approver"] == person["manager"]
+                for a in records["approvals"]):
             return False
-    if rules["duties"] and role in EXCLUSIVE:
+    if rules["duties"] and role in EXCLUSIVE and blind != "duties":
         other = EXCLUSIVE[1 - EXCLUSIVE.index(role)]
-        return other not in person["roles"]
+        held = (start or records)["people"][request["person"]]["roles"] if blind == "earlier" else person["roles"]
+        return other not in held
     return True
 
 
-def _grant(records: Records, request: dict[str, str], rules: dict[str, bool]) -> str:
-    """Grant an allowed request on ``records``; the expiry it gets."""
+def _grant(records: Records, request: dict[str, str], rules: dict[str, bool], blind: str | None = None) -> str:
+    """Grant an allowed request on ``records``; the expiry it gets (``blind``: as the policy without that clause)."""
     person = records["people"][request["person"]]
     today = date.fromisoformat(records["today"])
-    if request["role"] in PRIVILEGED and rules["approvals"]:
+    if request["role"] in PRIVILEGED and rules["approvals"] and blind != "priv_expiry":
         expires = (today + timedelta(days=PRIVILEGED_DAYS)).isoformat()
-    elif rules["contractors"] and person["type"] == "contractor":
+    elif rules["contractors"] and person["type"] == "contractor" and blind != "contractor_expiry":
         expires = (today + timedelta(days=CONTRACTOR_DAYS)).isoformat()
     else:
         expires = "never"
     person["roles"][request["role"]] = None if expires == "never" else expires
     return expires
+
+
+def _draw_kind(rng: random.Random) -> str:
+    """``all allowed`` (:data:`ALL_ALLOWED` of the problems), ``all refused`` (:data:`ALL_REFUSED`) or ``mixed``."""
+    draw = rng.random()
+    return "all allowed" if draw < ALL_ALLOWED else "all refused" if draw < ALL_ALLOWED + ALL_REFUSED else "mixed"
+
+
+def _clauses(rules: dict[str, bool]) -> frozenset[str]:
+    """The clauses in play, each one a policy could leave out: only active people (``status``); an approval by the
+    person's own manager for privileged roles (``approver``: a policy that takes any approver's, or none); their
+    90-day expiry (``priv_expiry``); no privileged roles for contractors (``contractor_priv``); contractors' 30-day
+    expiry (``contractor_expiry``); the forbidden pair (``duties``), counting roles granted earlier (``earlier``)."""
+    active = {"status": True, "approver": rules["approvals"], "priv_expiry": rules["approvals"],
+              "contractor_priv": rules["contractors"], "contractor_expiry": rules["contractors"],
+              "duties": rules["duties"], "earlier": rules["duties"]}
+    return frozenset(name for name, on in active.items() if on)
+
+
+def _roles(clauses: frozenset[str], kind: str) -> list[str]:
+    """The people built for a clause to decide, on the side ``kind`` allows (``pair``: payments-approve granted, then
+    payments-create refused, for ``earlier`` and ``priv_expiry``)."""
+    roles = sorted(clauses - {"earlier", "priv_expiry"} | ({"pair"} if "earlier" in clauses else
+                                                            {"priv_expiry"} & clauses))
+    if kind == "all refused":
+        return [role for role in roles if role in REFUSING]
+    return [role for role in roles if role in ("priv_expiry", "contractor_expiry")] if kind == "all allowed" \
+        else roles
+
+
+def _needed(clauses: frozenset[str], kind: str) -> frozenset[str]:
+    """The clauses that must each decide the problem: all in a mixed problem, the refusing ones when all are refused,
+    the others when all are allowed."""
+    return clauses if kind == "mixed" else clauses & REFUSING if kind == "all refused" else clauses - REFUSING - {
+        "earlier"}
+
+
+def _outcome(records: Records, requests: list[dict[str, str]], rules: dict[str, bool],
+             blind: str | None = None) -> tuple[tuple[bool, ...], Any]:
+    """The requests served and the roles everyone ends with, under the policy (without clause ``blind``)."""
+    world = copy.deepcopy(records)
+    served = []
+    for request in requests:
+        served.append(_allowed(world, request, rules, blind, records))
+        if served[-1]:
+            _grant(world, request, rules, blind)
+    return tuple(served), {p: person["roles"] for p, person in world["people"].items()}
+
+
+def _new_person(rng: random.Random, forge: NameForge, records: Records, managers: list[str],
+                config: AccessRequests.Config) -> str | None:
+    """A new person in the directory, as they fall (None when the id or name is taken)."""
+    people = records["people"]
+    person_id = f"E{rng.randint(100, 999)}"
+    name = f"{forge.word(2)} {forge.word(2)}"
+    if person_id in people or any(p["name"] == name for p in people.values()):
+        return None
+    people[person_id] = {
+        "name": name, "type": "contractor" if config.contractors and rng.random() < 0.35 else "employee",
+        "status": rng.choice(("active",) * 5 + ("on leave", "terminated")), "manager": rng.choice(managers),
+        "roles": {r: None for r in rng.sample(ORDINARY, rng.randint(0, 2))}}
+    return person_id
+
+
+def _role_requests(rng: random.Random, records: Records, person_id: str, role: str) -> list[dict[str, str]]:
+    """Make the new person ``person_id`` one that clause ``role`` decides (see :func:`_roles`); the requests about
+    them."""
+    person = records["people"][person_id]
+    manager = person["manager"]
+    others = [p for p, q in records["people"].items() if q["manager"] is None and p != manager]
+    person["status"] = "active"
+    if role != "status":  # (whose type is drawn as it falls)
+        person["type"] = "contractor" if role in ("contractor_priv", "contractor_expiry") else "employee"
+    privileged = PRIVILEGED if role != "duties" and role != "pair" else ("payments-approve",)
+    for exclusive in EXCLUSIVE:
+        person["roles"].pop(exclusive, None)
+    if role == "status":
+        person["status"] = rng.choice(("on leave", "terminated"))
+        asked = rng.choice(ORDINARY)
+    elif role == "contractor_expiry":
+        asked = rng.choice(ORDINARY)
+    else:
+        asked = rng.choice(privileged)
+    if role == "duties":
+        person["roles"]["payments-create"] = None
+    person["roles"].pop(asked, None)
+    if role != "status" and asked in PRIVILEGED:
+        approver = rng.choice(others) if role == "approver" else manager
+        records["approvals"].append({"person": person_id, "role": asked, "approver": approver})
+    requests = [{"person": person_id, "role": asked}]
+    if role == "pair":
+        requests.append({"person": person_id, "role": "payments-create"})
+    return requests
 
 
 # --- the functions (they do what they are asked; the policy is the agent's) -----------------------------------

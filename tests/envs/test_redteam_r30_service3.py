@@ -1,0 +1,156 @@
+"""Red team, round 3 session 30 (service3): policies blind to one part of an env's stated rules.
+
+Each scripted policy below applies an env's rules except one part, computing its calls from the records, and is
+replayed through the env's multi-turn API. Before, each request was drawn as it fell, so most parts decided few
+problems; now each mixed problem has a request built for every part in play, and a blind policy solves only the
+one-sided problems.
+
+service/access_requests (v2 -> v3, 60 seeds a level): "ignore separation of duties" solved 0.98 (L3), 1.00 (L4);
+"contractors' rules ignored" 0.43-0.55 (L2-4); "approvals ignored" 0.15-0.35 (L1-4).
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import date, timedelta
+from typing import Any
+
+from palaestra.core.registry import make_source
+from palaestra.envs.service.common import call
+
+ACCESS = make_source("service/access_requests")
+PRIVILEGED = ("prod-admin", "db-admin", "payments-approve")
+EXCLUSIVE = ("payments-create", "payments-approve")
+# blind part -> the first level where it is in play
+ACCESS_BLIND = {"any status": 0, "no approval needed": 1, "any approver": 1, "privileged never expire": 1,
+                "contractors get privileged": 2, "contractors never expire": 2, "no duties": 3,
+                "duties count only roles held before": 3}
+
+
+def _solves(task: Any, problem: Any, replies: list[str]) -> bool:
+    state = task.initial_state(problem)
+    for reply in replies:
+        outcome = task.advance(problem, state, task.format_answer(reply))
+        state = outcome.state
+        if outcome.done:
+            return bool(outcome.verdict.correct)
+    return False
+
+
+def _share(task: Any, policy: Any, blinds: dict[str, int], levels: range, seeds: int) -> dict[tuple[int, str], float]:
+    """The share of ``seeds`` problems a level that each blind policy solves (the full policy must solve all)."""
+    shares = {}
+    for level in levels:
+        wins = dict.fromkeys(blinds, 0)
+        for seed in range(seeds):
+            problem = task.sample(level, seed)
+            assert _solves(task, problem, policy(problem, None)), (level, seed)
+            for blind, first_level in blinds.items():
+                if level >= first_level and _solves(task, problem, policy(problem, blind)):
+                    wins[blind] += 1
+        shares |= {(level, blind): wins[blind] / seeds for blind, first in blinds.items() if level >= first}
+    return shares
+
+
+def _access_policy(problem: Any, blind: str | None) -> list[str]:
+    """The grants and the answer of the access policy applied without the part ``blind`` (None: all of it)."""
+    data, rules = problem.data, problem.data["rules"]
+    records = copy.deepcopy(data["records"])
+    today = date.fromisoformat(records["today"])
+    replies, served = [], []
+    for number, request in enumerate(data["requests"], 1):
+        person_id, role = request["person"], request["role"]
+        person = records["people"][person_id]
+        before = data["records"]["people"][person_id]["roles"]
+        if person["status"] != "active" and blind != "any status":
+            continue
+        if role in PRIVILEGED and rules["approvals"]:
+            if rules["contractors"] and person["type"] == "contractor" and blind != "contractors get privileged":
+                continue
+            approvers = {a["approver"] for a in records["approvals"] if a["person"] == person_id and a["role"] == role}
+            if blind != "no approval needed" and not (approvers if blind == "any approver"
+                                                      else approvers & {person["manager"]}):
+                continue
+        if rules["duties"] and role in EXCLUSIVE and blind != "no duties":
+            other = EXCLUSIVE[1 - EXCLUSIVE.index(role)]
+            if other in (before if blind == "duties count only roles held before" else person["roles"]):
+                continue
+        if role in PRIVILEGED and rules["approvals"] and blind != "privileged never expire":
+            expires = (today + timedelta(days=90)).isoformat()
+        elif rules["contractors"] and person["type"] == "contractor" and blind != "contractors never expire":
+            expires = (today + timedelta(days=30)).isoformat()
+        else:
+            expires = "never"
+        person["roles"][role] = None if expires == "never" else expires
+        replies.append(call("grant_role", person_id=person_id, role=role, expires=expires))
+        served.append(str(number))
+    return [*replies, ", ".join(served) or "none"]
+
+
+def test_access_r30_a_policy_blind_to_one_clause_fails_every_mixed_problem() -> None:
+    shares = _share(ACCESS, _access_policy, ACCESS_BLIND, range(5), 15)
+    assert all(share <= 0.2 for share in shares.values()), {k: v for k, v in shares.items() if v > 0.2}
+
+
+LIBRARY = make_source("service/library_loans")
+LIBRARY_BLIND = {"renew past two": 0, "renew under holds": 0, "DVDs get 21 days": 0, "renew from the due date": 0,
+                 "lend under holds": 1, "lend nothing with holds": 1, "no late fine": 2, "no fine cap": 2,
+                 "no loan limit": 3, "no fines limit": 3, "fines limit on the opening fines": 3}
+
+
+def _library_policy(problem: Any, blind: str | None) -> list[str]:
+    """The calls and the answer of the lending policy applied without the part ``blind`` (None: all of it)."""
+    data, rules = problem.data, problem.data["rules"]
+    records = copy.deepcopy(data["records"])
+    today = date.fromisoformat(records["today"])
+    patron_id = next(iter(records["patrons"]))
+    opening = records["patrons"][patron_id]["fines_cents"]
+    days = {"book": 21, "dvd": 21 if blind == "DVDs get 21 days" else 7}
+    replies, served = [], []
+    for number, request in enumerate(data["requests"], 1):
+        if request["kind"] == "return":
+            del records["loans"][request["loan"]]
+            replies.append(call("return_item", loan_id=request["loan"]))
+        elif request["kind"] == "renew":
+            loan = records["loans"][request["loan"]]
+            item = records["items"][loan["item"]]
+            if loan["renewals"] >= 2 and blind != "renew past two":
+                continue
+            if any(h != patron_id for h in item["holds"]) and blind != "renew under holds":
+                continue
+            late = (today - date.fromisoformat(loan["due"])).days
+            if rules["fines"] and late > 0 and blind != "no late fine":
+                fine = late * (25 if item["type"] == "book" else 100)
+                fine = fine if blind == "no fine cap" else min(fine, 1_000)
+                records["patrons"][patron_id]["fines_cents"] += fine
+                replies.append(call("charge_fine", patron_id=patron_id, amount_cents=fine))
+            base = date.fromisoformat(loan["due"]) if blind == "renew from the due date" else today
+            due = (base + timedelta(days=days[item["type"]])).isoformat()
+            loan["due"], loan["renewals"] = due, loan["renewals"] + 1
+            replies.append(call("renew_loan", loan_id=request["loan"], due_date=due))
+        else:
+            item = records["items"][request["item"]]
+            if any(loan["item"] == request["item"] for loan in records["loans"].values()):
+                continue
+            if item["holds"] and (blind == "lend nothing with holds" or (item["holds"][0] != patron_id
+                                                                         and blind != "lend under holds")):
+                continue
+            if rules["limits"]:
+                count = sum(loan["patron"] == patron_id for loan in records["loans"].values())
+                fines = opening if blind == "fines limit on the opening fines" else \
+                    records["patrons"][patron_id]["fines_cents"]
+                if (count >= 10 and blind != "no loan limit") or (fines > 500 and blind != "no fines limit"):
+                    continue
+            due = (today + timedelta(days=days[item["type"]])).isoformat()
+            number_id = 1 + max(int(n[1:]) for n in records["loans"])
+            records["loans"][f"L{number_id:03d}"] = {"patron": patron_id, "item": request["item"], "due": due,
+                                                     "renewals": 0}
+            item["holds"] = [h for h in item["holds"] if h != patron_id]
+            replies.append(call("checkout", patron_id=patron_id, item_id=request["item"], due_date=due))
+        served.append(str(number))
+    return [*replies, ", ".join(served) or "none"]
+
+
+def test_library_r30_a_policy_blind_to_one_clause_fails_every_mixed_problem() -> None:
+    shares = _share(LIBRARY, _library_policy, LIBRARY_BLIND, range(5), 30)
+    assert all(share <= 0.2 for share in shares.values()), {k: v for k, v in shares.items() if v > 0.2}
