@@ -15,22 +15,15 @@ already on loan, an unknown id), never what the policy forbids:
 4. from level 2, renewing an overdue loan first charges its late fine: 25 cents a day for a book, 100 cents
    a day for a DVD (days late = today minus the due date), at most $10.00 per loan;
 5. from level 3, a patron may have at most 10 items on loan, and may not borrow while owing more than $5.00
-   in fines (fines charged in this conversation included); returns are always taken (the patron asks for some
-   from level 3, and the functions check an item in).
+   in fines (fines charged in this conversation included).
 
 A refused request does not stop the next. The answer is the set of request numbers carried out (``none``
 if none); the episode is judged on the answer and on the final records (due dates, renewal counts, fines,
 loans) against those the policy determines, so a forbidden renewal, a wrong date or a missing fine fails.
-Requests are built on both sides of the policy (a twenty-fifth of problems all allowed, a twenty-fifth all
-refused). Every clause in play (see ``_clauses``: at most two renewals; no renewal under another's hold; the DVD's 7
-days, counted from today; only the first in a hold queue borrows, the patron first included; the late fine and its
-cap; the loan limit; the fines limit, counting fines charged today) decides every mixed problem on its own: a loan or
-an item is built for each, and from level 3 the patron holds 9 loans and asks, in this order with the rest between,
-to borrow an item held for another, an item they are first in line for (the tenth loan), another item (refused for
-the limit), to renew a loan late enough for the capped fine (now owing over $5.00), to return a loan and to borrow
-again (refused for the fines). A draw where the policy without some clause still does the same is drawn again.
-(v2 drew requests as they fell.) The difficulty is the requests plus the loans plus twice the clauses in play plus
-the overdue renewals.
+Requests are built on both sides of the policy (a tenth of problems all allowed, a twenty-fifth all refused), with
+near misses: a hold by the patron themself (no obstacle), a loan renewed once (may be renewed again),
+fines of exactly $5.00 (may borrow). The difficulty is the requests plus the loans plus twice the clauses
+in play plus the overdue renewals.
 """
 
 from __future__ import annotations
@@ -49,6 +42,8 @@ from palaestra.envs.service.common import (
     RequestsServed,
     call,
     draw_person,
+    draw_side,
+    draw_sides,
     served_answer,
 )
 from palaestra.generators.knowledge import NameForge
@@ -61,14 +56,6 @@ MAX_RENEWALS, MAX_LOANS, MAX_FINES = 2, 10, 500
 NOUNS = ("harbor", "garden", "winter", "mirror", "lantern", "river", "orchard", "signal", "tower", "valley")
 ADJECTIVES = ("silent", "hidden", "last", "broken", "golden", "northern", "quiet", "distant", "burning", "paper")
 EXAMPLE = "<answer>1, 4</answer>"  # fixed placeholder
-ALL_ALLOWED = 0.04  # the share of problems whose requests the policy all allows (the refusing clauses decide nothing)
-ALL_REFUSED = 0.04  # and all refuses (the rest mix both sides)
-RENEW_ROLES = ["renewals", "holds", "dvd", "fine", "fine_cap"]  # the patron's loans built for a clause to decide
-BORROW_ROLES = ["queue", "own_first"]  # the items built to be asked for
-ROLE_CLAUSE = {"renewals": "renewals", "holds": "holds", "dvd": "dvd_days", "fine": "fine", "fine_cap": "fine_cap",
-               "queue": "queue", "own_first": "own_first"}
-REFUSED_ROLES = frozenset({"renewals", "holds", "queue"})
-SCRIPT_ROLES = ("queue", "own_first", "limit", "fine_cap", "return", "fines_borrow")
 
 
 @register
@@ -77,9 +64,8 @@ class LibraryLoans(RequestsServed):
     family = "service"
     description = "Serve a library patron's renewals and loans under a stated lending policy (holds, fines, limits)."
     tags = ("service", "multi-turn", "tools", "policy", "dates", "agentic")
-    version = 3  # v3: every clause in play decides every mixed problem; returns; more requests (v2: a twenty-fifth
-    # of the problems refuse every request; v1: a tenth)
-    tool_names = ("find_patron", "get_loan", "search_catalog", "renew_loan", "charge_fine", "checkout", "return_item")
+    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
+    tool_names = ("find_patron", "get_loan", "search_catalog", "renew_loan", "charge_fine", "checkout")
 
     @dataclass(frozen=True)
     class Config:
@@ -91,13 +77,13 @@ class LibraryLoans(RequestsServed):
         budget: int
 
     presets = (
-        Config((1, 2), (3, 4), False, False, False, 12),
-        Config((1, 2), (5, 6), True, False, False, 18),
-        Config((1, 2), (7, 8), True, True, False, 24),
-        Config((1, 2), (10, 11), True, True, True, 32),
-        Config((2, 3), (11, 12), True, True, True, 36),
+        Config((2, 3), (2, 2), False, False, False, 8),
+        Config((2, 3), (2, 3), True, False, False, 10),
+        Config((3, 4), (3, 4), True, True, False, 14),
+        Config((3, 4), (3, 5), True, True, True, 18),
+        Config((3, 5), (4, 6), True, True, True, 22),
     )
-    growth = Growth(limits={"loans": (2, 6), "requests": (16, 17), "budget": 60})
+    growth = Growth(limits={"loans": 8, "requests": 9, "budget": 44})
 
     def functions(self) -> dict[str, Function]:
         return {
@@ -113,110 +99,75 @@ class LibraryLoans(RequestsServed):
                                    {"loan_id": "string", "due_date": "string"}, _renew_loan),
             "charge_fine": Function("Add an amount (in cents) to the fines a patron owes.",
                                     {"patron_id": "string", "amount_cents": "integer"}, _charge_fine),
-            "return_item": Function("Check a returned item in: its loan ends.", {"loan_id": "string"}, _return_item),
             "checkout": Function("Lend an item on the shelf to a patron, due on the given date (YYYY-MM-DD).",
                                  {"patron_id": "string", "item_id": "string", "due_date": "string"}, _checkout),
         }
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        kind = _draw_kind(rng)  # drawn once, so that redraws do not skew the shares
-        return retry(lambda: self._draw(rng, config, kind), what="requests that each clause in play decides",
-                     attempts=300)
+        kind = draw_side(rng)
+        return retry(lambda: self._draw(rng, config, kind), what="requests on the asked sides of the policy",
+                     attempts=200)
 
     def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
         forge = NameForge(rng)
-        rules = {"borrowing": config.borrowing, "fines": config.fines, "limits": config.limits}
-        clauses = _clauses(rules)
-        script = config.limits and kind == "mixed"  # the loan limit, then the fines limit, each deciding a borrow
         patron: dict[str, Any] = {**draw_person(forge, rng, "P", "example.net", (100, 999)),
-                                  "fines_cents": rng.choice((0, 0, 250, 475, 500)) if config.limits else 0}
+                                  "fines_cents": rng.choice((0, 0, 250, 475, 500, 525, 650)) if config.limits else 0}
+        if kind == "all allowed":
+            patron["fines_cents"] = min(patron["fines_cents"], 500)
         others = [f"P{rng.randint(100, 999)}" for _ in range(4)]
-        if patron["id"] in others or len(set(others)) < 4:
+        if patron["id"] in others:
             return None
-        me = patron["id"]
-        roles = _roles(clauses, kind)
-        renew_roles = [r for r in roles if r in RENEW_ROLES]
-        borrow_roles = [r for r in roles if r in BORROW_ROLES]
-        extra = MAX_LOANS - 1 - len(renew_roles) if script else rng.randint(*config.loans)
+        favourable = kind == "all allowed"  # a world where every request can be allowed
         titles = rng.sample([f"The {a.title()} {n.title()}" for a in ADJECTIVES for n in NOUNS],
-                            len(renew_roles) + extra + len(borrow_roles) + 2 + config.requests[1] // 2)
+                            config.loans[1] + config.requests[1] + 10)
         items: dict[str, dict[str, Any]] = {}
         for title in titles:
-            queue = rng.sample(others, rng.choice((0, 0, 1, 2))) if rng.random() < 0.5 else []
+            queue = rng.sample(others, rng.choice((0, 0, 1, 2))) if rng.random() < (0.2 if favourable else 0.6) else []
             if rng.random() < 0.2:  # the patron's own hold: first in line (no obstacle), or behind another's
-                queue.insert(0 if rng.random() < 0.7 else len(queue), me)
+                queue.insert(0 if favourable or rng.random() < 0.7 else len(queue), patron["id"])
             items[f"I{rng.randint(10_000, 99_999)}"] = {"title": title, "type": rng.choice(("book", "book", "dvd")),
                                                          "holds": queue}
         if len(items) < len(titles):
             return None
         item_ids = list(items)
         loans: dict[str, dict[str, Any]] = {}
-        built: dict[str, dict[str, str]] = {}
-        for role in renew_roles + [None] * extra:
-            item_id = item_ids[len(loans)]
-            item = items[item_id]
-            item["holds"] = [h for h in item["holds"] if h != me]
+        mine = item_ids[: rng.randint(*config.loans)]
+        for index, item_id in enumerate(mine):
             late = config.fines and rng.random() < 0.4
             due = TODAY - timedelta(days=rng.randint(1, 50)) if late else TODAY + timedelta(days=rng.randint(0, 15))
-            renewals = rng.choice((0, 0, 1, 2))
-            if role is not None:
-                renewals = 2 if role == "renewals" else rng.choice((0, 0, 1))
-                item["holds"] = rng.sample(others, rng.randint(1, 2)) if role == "holds" else []
-                item["type"] = "dvd" if role == "dvd" else "book" if role == "fine" else item["type"]
-                late_days = {"fine": (1, 40), "fine_cap": (41, 60) if item["type"] == "book" else (11, 40)}.get(role)
-                due = TODAY - timedelta(days=rng.randint(*late_days)) if late_days else \
-                    TODAY + timedelta(days=rng.randint(1, 15)) if role == "dvd" else due
-            loan_id = f"L{len(loans) + 1:03d}"
-            loans[loan_id] = {"patron": me, "item": item_id, "due": due.isoformat(), "renewals": renewals}
-            if role is not None:
-                built[role] = {"kind": "renew", "loan": loan_id}
-        free = item_ids[len(loans):]
-        for role in borrow_roles + (["limit", "fines_borrow"] if script else []):
-            item_id = free.pop()
-            items[item_id]["holds"] = [rng.choice(others)] + rng.sample([me], rng.randint(0, 1)) if role == "queue" \
-                else [me, *rng.sample(others, rng.randint(1, 2))] if role == "own_first" else []
-            built[role] = {"kind": "borrow", "item": item_id}
-        for item_id in free:  # some of the rest are out with other patrons
+            items[item_id]["holds"] = [h for h in items[item_id]["holds"] if h != patron["id"]]
+            loans[f"L{index + 1:03d}"] = {"patron": patron["id"], "item": item_id, "due": due.isoformat(),
+                                          "renewals": rng.choice((0, 0, 1) if favourable else (0, 0, 1, 2))}
+        for item_id in item_ids[len(mine):]:  # some of the rest are out with other patrons
             if rng.random() < 0.25:
                 loans[f"L{len(loans) + 1:03d}"] = {"patron": rng.choice(others), "item": item_id,
                                                    "due": (TODAY + timedelta(days=rng.randint(1, 20))).isoformat(),
                                                    "renewals": 0}
-        extras = [loan_id for loan_id, loan in loans.items() if loan["patron"] == me and loan_id not in
-                  [r["loan"] for r in built.values() if r["kind"] == "renew"]]
-        if script:
-            built["return"] = {"kind": "return", "loan": extras.pop(rng.randrange(len(extras)))}
-        records: Records = {"today": TODAY.isoformat(), "patrons": {me: patron}, "items": items, "loans": loans}
-        count = max(rng.randint(*config.requests), len(built))
+        records: Records = {"today": TODAY.isoformat(), "patrons": {patron["id"]: patron}, "items": items, "loans": loans}
+        rules = {"fines": config.fines, "limits": config.limits}
+        sides = draw_sides(rng, rng.randint(*config.requests), kind)
+        if sides is None:
+            return None
         world = copy.deepcopy(records)
-        fillers: list[dict[str, str]] = []
-        for _ in range(count - len(built)):  # the rest as they fall (borrows after the script, where there is one)
-            allowed = kind == "all allowed" or (kind == "mixed" and rng.random() < 0.5)
-            options = [{"kind": "renew", "loan": loan_id} for loan_id in extras]
+        requests: list[dict[str, str]] = []
+        for allowed in sides:
+            options = [{"kind": "renew", "loan": loan_id} for loan_id, loan in world["loans"].items()
+                       if loan["patron"] == patron["id"] and loan_id in loans]
             if config.borrowing:
-                options += [{"kind": "borrow", "item": i} for i in free if not _on_loan(world, i)]
-            options = [o for o in options if o not in fillers and (script or _allowed(world, me, o, rules) == allowed)]
+                options += [{"kind": "borrow", "item": item_id} for item_id in item_ids
+                            if item_id not in mine and not _on_loan(world, item_id)]
+            options = [o for o in options if o not in requests and _allowed(world, patron["id"], o, rules) == allowed]
             if not options:
-                break
-            fillers.append(rng.choice(options))
-            if allowed and not script:
-                _serve(world, me, fillers[-1], rules)
-        requests = _order(rng, records, built, fillers, script, kind)
-        outcome = _outcome(records, requests, rules)
-        served = outcome[0]
-        if (kind == "mixed" and (all(served) or not any(served))) or (kind != "mixed" and set(served) != {
-                kind == "all allowed"}):
-            return None
-        if any(_outcome(records, requests, rules, blind) == outcome for blind in _needed(clauses, kind)):
-            return None
-        sides = list(served)
+                return None
+            request = rng.choice(options)
+            if allowed:
+                _serve(world, patron["id"], request, rules)
+            requests.append(request)
         texts = []
         for number, request in enumerate(requests, 1):
             if request["kind"] == "renew":
                 title = items[loans[request["loan"]]["item"]]["title"]
                 texts.append(f"{number}. Renew my loan of \"{title}\".")
-            elif request["kind"] == "return":
-                title = items[loans[request["loan"]]["item"]]["title"]
-                texts.append(f"{number}. Return \"{title}\" (I am handing it in).")
             else:
                 title = items[request["item"]]["title"]
                 texts.append(f"{number}. Borrow \"{title}\" ({items[request['item']]['type'].upper()}).")
@@ -283,8 +234,7 @@ def _policy(config: LibraryLoans.Config) -> str:
                      f"a DVD (days late = today minus the due date), at most ${FINE_CAP // 100}.00 per loan.")
     if config.limits:
         rules.append(f"A patron may have at most {MAX_LOANS} items on loan at once, and may not borrow while owing "
-                     f"more than ${MAX_FINES // 100}.00 in fines (fines charged today included). Returns are always "
-                     "taken (a returned item's loan ends at once).")
+                     f"more than ${MAX_FINES // 100}.00 in fines (fines charged today included).")
     return "\n".join(f"{n}. {rule}" for n, rule in enumerate(rules, 1))
 
 
@@ -292,140 +242,52 @@ def _on_loan(records: Records, item_id: str) -> bool:
     return any(loan["item"] == item_id for loan in records["loans"].values())
 
 
-def _allowed(records: Records, patron_id: str, request: dict[str, str], rules: dict[str, bool],
-             blind: str | None = None, start: Records | None = None) -> bool:
-    """Whether the policy allows ``request`` (``blind``: the policy without that clause, see :func:`_clauses`;
-    ``start``: the records before the conversation, read by the ``fines_today`` blind policy)."""
+def _allowed(records: Records, patron_id: str, request: dict[str, str], rules: dict[str, bool]) -> bool:
     items, loans = records["items"], records["loans"]
-    if request["kind"] == "return":
-        return True
     if request["kind"] == "renew":
         loan = loans[request["loan"]]
-        held = any(h != patron_id for h in items[loan["item"]]["holds"]) and blind != "holds"
-        return (loan["renewals"] < MAX_RENEWALS or blind == "renewals") and not held
+        held = any(h != patron_id for h in items[loan["item"]]["holds"])
+        return loan["renewals"] < MAX_RENEWALS and not held
     item = items[request["item"]]
-    if _on_loan(records, request["item"]):
+    if _on_loan(records, request["item"]) or (item["holds"] and item["holds"][0] != patron_id):
         return False
-    if item["holds"] and (blind == "own_first" or (item["holds"][0] != patron_id and blind != "queue")):
-        return False
-    if rules.get("limits"):
+    if rules["limits"]:
         count = sum(loan["patron"] == patron_id for loan in loans.values())
-        fines = (start or records)["patrons"][patron_id]["fines_cents"] if blind == "fines_today" else \
-            records["patrons"][patron_id]["fines_cents"]
-        return (count < MAX_LOANS or blind == "max_loans") and (fines <= MAX_FINES or blind == "max_fines")
+        return count < MAX_LOANS and records["patrons"][patron_id]["fines_cents"] <= MAX_FINES
     return True
 
 
-def _fine(records: Records, loan: dict[str, Any], blind: str | None = None) -> int:
+def _fine(records: Records, loan: dict[str, Any]) -> int:
     late = (date.fromisoformat(records["today"]) - date.fromisoformat(loan["due"])).days
     kind = records["items"][loan["item"]]["type"]
-    cap = late * FINE_PER_DAY[kind] if blind == "fine_cap" else FINE_CAP
-    return min(cap, late * FINE_PER_DAY[kind]) if late > 0 and blind != "fine" else 0
+    return min(FINE_CAP, late * FINE_PER_DAY[kind]) if late > 0 else 0
 
 
-def _serve(records: Records, patron_id: str, request: dict[str, str], rules: dict[str, bool],
-           blind: str | None = None) -> list[tuple[str, dict[str, Any]]]:
-    """Carry out an allowed request on ``records``; the function calls that do it (``blind``: as the policy without
-    that clause would)."""
+def _serve(records: Records, patron_id: str, request: dict[str, str],
+           rules: dict[str, bool]) -> list[tuple[str, dict[str, Any]]]:
+    """Carry out an allowed request on ``records``; the function calls that do it."""
     today = date.fromisoformat(records["today"])
-    days = {"book": LOAN_DAYS["book"], "dvd": LOAN_DAYS["book" if blind == "dvd_days" else "dvd"]}
     calls: list[tuple[str, dict[str, Any]]] = []
-    if request["kind"] == "return":
-        del records["loans"][request["loan"]]
-        return [("return_item", {"loan_id": request["loan"]})]
     if request["kind"] == "renew":
         loan = records["loans"][request["loan"]]
-        fine = _fine(records, loan, blind) if rules["fines"] else 0
+        fine = _fine(records, loan) if rules["fines"] else 0
         if fine:
             records["patrons"][patron_id]["fines_cents"] += fine
             calls.append(("charge_fine", {"patron_id": patron_id, "amount_cents": fine}))
-        base = date.fromisoformat(loan["due"]) if blind == "from_due" else today
-        due = (base + timedelta(days=days[records["items"][loan["item"]]["type"]])).isoformat()
+        due = (today + timedelta(days=LOAN_DAYS[records["items"][loan["item"]]["type"]])).isoformat()
         loan["due"], loan["renewals"] = due, loan["renewals"] + 1
         return [*calls, ("renew_loan", {"loan_id": request["loan"], "due_date": due})]
     item = records["items"][request["item"]]
-    due = (today + timedelta(days=days[item["type"]])).isoformat()
+    due = (today + timedelta(days=LOAN_DAYS[item["type"]])).isoformat()
     _lend(records, patron_id, request["item"], due)
     return [("checkout", {"patron_id": patron_id, "item_id": request["item"], "due_date": due})]
 
 
 def _lend(records: Records, patron_id: str, item_id: str, due: str) -> None:
-    loan_id = f"L{1 + max((int(n[1:]) for n in records['loans']), default=0):03d}"  # (returns free no number)
+    loan_id = f"L{len(records['loans']) + 1:03d}"
     records["loans"][loan_id] = {"patron": patron_id, "item": item_id, "due": due, "renewals": 0}
     item = records["items"][item_id]
     item["holds"] = [h for h in item["holds"] if h != patron_id]  # the patron's own hold is filled
-
-
-def _draw_kind(rng: random.Random) -> str:
-    """``all allowed`` (:data:`ALL_ALLOWED` of the problems), ``all refused`` (:data:`ALL_REFUSED`) or ``mixed``."""
-    draw = rng.random()
-    return "all allowed" if draw < ALL_ALLOWED else "all refused" if draw < ALL_ALLOWED + ALL_REFUSED else "mixed"
-
-
-def _clauses(rules: dict[str, bool]) -> frozenset[str]:
-    """The clauses in play, each one a policy could leave out: at most two renewals (``renewals``); no renewal under
-    another's hold (``holds``); 7 days for a DVD (``dvd_days``), counted from today (``from_due``: from the old due
-    date); only the first in a hold queue borrows (``queue``), the patron first included (``own_first``: a policy
-    that lends nothing with holds); the late fine (``fine``) and its cap (``fine_cap``); the loan limit
-    (``max_loans``), the fines limit (``max_fines``), counting fines charged today (``fines_today``)."""
-    active = {"renewals": True, "holds": True, "dvd_days": True, "from_due": True, "queue": rules["borrowing"],
-              "own_first": rules["borrowing"], "fine": rules["fines"], "fine_cap": rules["fines"],
-              "max_loans": rules["limits"], "max_fines": rules["limits"], "fines_today": rules["limits"]}
-    return frozenset(name for name, on in active.items() if on)
-
-
-def _roles(clauses: frozenset[str], kind: str) -> list[str]:
-    """The loans and items built for a clause to decide, on the side ``kind`` allows (the limits take a script of
-    their own in mixed problems: see :func:`_order`)."""
-    roles = [role for role in RENEW_ROLES + BORROW_ROLES if ROLE_CLAUSE[role] in clauses]
-    if kind == "all refused":
-        return [role for role in roles if role in REFUSED_ROLES]
-    return [role for role in roles if role not in REFUSED_ROLES] if kind == "all allowed" else roles
-
-
-def _needed(clauses: frozenset[str], kind: str) -> frozenset[str]:
-    """The clauses that must each decide the problem: all in a mixed problem, else those of its side's roles."""
-    if kind == "mixed":
-        return clauses
-    sided = {ROLE_CLAUSE[role] for role in _roles(clauses, kind)} | ({"from_due"} if kind == "all allowed" else set())
-    return clauses & frozenset(sided)
-
-
-def _order(rng: random.Random, records: Records, built: dict[str, dict[str, str]], fillers: list[dict[str, str]],
-           script: bool, kind: str) -> list[dict[str, str]]:
-    """The requests in the order asked: the limits' script in its order (a refused borrow under holds, the patron's
-    own first hold borrowed to the tenth loan, a borrow refused for the limit, the capped fine that puts the fines
-    over the limit, a return, a borrow refused for the fines), the rest anywhere, but a renewal that charges a
-    fine only after the loan limit's borrow, other borrows after the fines limit's (and, when all are allowed, every borrow before every renewal)."""
-    if not script:
-        rest = [built[r] for r in built] + fillers
-        rng.shuffle(rest)
-        if kind == "all allowed":
-            rest.sort(key=lambda r: r["kind"] != "borrow")
-        return rest
-    sequence = [built[r] for r in ("queue", "own_first", "limit", "fine_cap", "return", "fines_borrow")]
-    limit = sequence[2]
-    for request in [built[r] for r in built if r not in SCRIPT_ROLES] + fillers:
-        if request["kind"] == "borrow":  # after the fines limit's borrow
-            low = sequence.index(built["fines_borrow"]) + 1
-        else:  # a renewal that charges a fine: after the loan limit's borrow
-            late = records["loans"][request["loan"]]["due"] < records["today"]
-            low = sequence.index(limit) + 1 if late else 0
-        sequence.insert(rng.randint(low, len(sequence)), request)
-    return sequence
-
-
-def _outcome(records: Records, requests: list[dict[str, str]], rules: dict[str, bool],
-             blind: str | None = None) -> tuple[tuple[bool, ...], Any]:
-    """The requests served and the records they leave, under the policy (without clause ``blind``)."""
-    world = copy.deepcopy(records)
-    patron_id = next(iter(world["patrons"]))
-    served = []
-    for request in requests:
-        served.append(_allowed(world, patron_id, request, rules, blind, records))
-        if served[-1]:
-            _serve(world, patron_id, request, rules, blind)
-    return tuple(served), (world["loans"], world["patrons"])
 
 
 def _date(text: Any) -> str | None:
@@ -504,11 +366,3 @@ def _checkout(records: Records, args: dict[str, Any]) -> tuple[str, Records | No
         return f"error: item {item_id} is on loan", None
     _lend(records, patron_id, item_id, due)
     return f"item {item_id} lent to {patron_id}, due {due}", records
-
-
-def _return_item(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
-    loan_id = str(args["loan_id"])
-    if loan_id not in records["loans"]:
-        return f"error: no loan {loan_id[:40]!r}", None
-    del records["loans"][loan_id]
-    return f"loan {loan_id} ended: item returned", records
