@@ -15,6 +15,8 @@ import copy
 from fractions import Fraction
 from typing import Any
 
+from envs_support import solves
+
 from palaestra.core.registry import make_source
 from palaestra.envs.service.common import call
 
@@ -66,16 +68,6 @@ def _policy(problem: Any, blind: str | None) -> list[str]:
     return [*replies, ", ".join(served) or "none"]
 
 
-def _solves(problem: Any, replies: list[str]) -> bool:
-    state = BANK.initial_state(problem)
-    for reply in replies:
-        outcome = BANK.advance(problem, state, BANK.format_answer(reply))
-        state = outcome.state
-        if outcome.done:
-            return bool(outcome.verdict.correct)
-    return False
-
-
 def _one_sided(problem: Any) -> bool:
     return problem.answer in ("none", ", ".join(str(n) for n in range(1, len(problem.data["requests"]) + 1)))
 
@@ -86,9 +78,9 @@ def test_bank_r30_a_policy_blind_to_one_clause_fails_every_mixed_problem() -> No
         wins = dict.fromkeys(BLIND, 0)
         for seed in range(seeds):
             problem = BANK.sample(level, seed)
-            assert _solves(problem, _policy(problem, None)), (level, seed)
+            assert solves(BANK, problem, _policy(problem, None)), (level, seed)
             for blind, first_level in BLIND.items():
-                if level >= first_level and _solves(problem, _policy(problem, blind)):
+                if level >= first_level and solves(BANK, problem, _policy(problem, blind)):
                     assert _one_sided(problem), (level, seed, blind)
                     wins[blind] += 1
         for blind, first_level in BLIND.items():
@@ -110,5 +102,5 @@ def test_bank_r30_serving_requests_by_position_rarely_pays() -> None:
                 replies = [call("transfer", from_account=requests[n - 1]["from"], to_account=requests[n - 1]["to"],
                                 amount_cents=requests[n - 1]["amount_cents"],
                                 credited_cents=requests[n - 1]["credited_cents"]) for n in chosen]
-                wins += _solves(problem, [*replies, ", ".join(map(str, chosen)) or "none"])
+                wins += solves(BANK, problem, [*replies, ", ".join(map(str, chosen)) or "none"])
             assert wins <= 8, (level, name, wins)

@@ -16,6 +16,8 @@ import copy
 from datetime import datetime, timedelta
 from typing import Any
 
+from envs_support import solves
+
 from palaestra.core.registry import make_source
 from palaestra.envs.service.common import call
 
@@ -25,16 +27,6 @@ CHANGE_FEE, CANCEL_FEE = 7_500, 10_000
 AIRLINE_BLIND = {"basic fares change": 0, "no change fee": 0, "no fare difference": 0, "flex gets nothing back": 0,
                  "standard refunded too": 0, "free upgrades": 1, "fee on the same date": 2, "no 24-hour refund": 3,
                  "standard cancels in full": 3, "basic cancels less the fee": 3, "no cutoff": 4}
-
-
-def _solves(task: Any, problem: Any, replies: list[str]) -> bool:
-    state = task.initial_state(problem)
-    for reply in replies:
-        outcome = task.advance(problem, state, task.format_answer(reply))
-        state = outcome.state
-        if outcome.done:
-            return bool(outcome.verdict.correct)
-    return False
 
 
 def _airline_policy(problem: Any, blind: str | None) -> list[str]:
@@ -94,9 +86,9 @@ def test_airline_r30_a_policy_blind_to_one_fare_rule_fails_every_mixed_problem()
         wins = dict.fromkeys(AIRLINE_BLIND, 0)
         for seed in range(seeds):
             problem = AIRLINE.sample(level, seed)
-            assert _solves(AIRLINE, problem, _airline_policy(problem, None)), (level, seed)
+            assert solves(AIRLINE, problem, _airline_policy(problem, None)), (level, seed)
             for blind, first_level in AIRLINE_BLIND.items():
-                if level >= first_level and _solves(AIRLINE, problem, _airline_policy(problem, blind)):
+                if level >= first_level and solves(AIRLINE, problem, _airline_policy(problem, blind)):
                     wins[blind] += 1
         for blind, first_level in AIRLINE_BLIND.items():
             if level >= first_level:

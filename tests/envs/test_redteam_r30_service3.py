@@ -15,6 +15,8 @@ import copy
 from datetime import date, timedelta
 from typing import Any
 
+from envs_support import solves
+
 from palaestra.core.registry import make_source
 from palaestra.envs.service.common import call
 
@@ -27,16 +29,6 @@ ACCESS_BLIND = {"any status": 0, "no approval needed": 1, "any approver": 1, "pr
                 "duties count only roles held before": 3}
 
 
-def _solves(task: Any, problem: Any, replies: list[str]) -> bool:
-    state = task.initial_state(problem)
-    for reply in replies:
-        outcome = task.advance(problem, state, task.format_answer(reply))
-        state = outcome.state
-        if outcome.done:
-            return bool(outcome.verdict.correct)
-    return False
-
-
 def _share(task: Any, policy: Any, blinds: dict[str, int], levels: range, seeds: int) -> dict[tuple[int, str], float]:
     """The share of ``seeds`` problems a level that each blind policy solves (the full policy must solve all)."""
     shares = {}
@@ -44,9 +36,9 @@ def _share(task: Any, policy: Any, blinds: dict[str, int], levels: range, seeds:
         wins = dict.fromkeys(blinds, 0)
         for seed in range(seeds):
             problem = task.sample(level, seed)
-            assert _solves(task, problem, policy(problem, None)), (level, seed)
+            assert solves(task, problem, policy(problem, None)), (level, seed)
             for blind, first_level in blinds.items():
-                if level >= first_level and _solves(task, problem, policy(problem, blind)):
+                if level >= first_level and solves(task, problem, policy(problem, blind)):
                     wins[blind] += 1
         shares |= {(level, blind): wins[blind] / seeds for blind, first in blinds.items() if level >= first}
     return shares
