@@ -11,14 +11,23 @@ rows** with the stated columns (their names are free; the row order is not check
 results come from trusted Python implementations in this module; the reference query agrees
 with them through the sandbox (``tests/code``).
 
+Version 3 (red team, round 3): a top-N question that keeps ties at the boundary was answered as well by
+``DENSE_RANK() <= n`` as by ``RANK() <= n`` in 0.35, 0.40 and 0.24 of its problems at levels 2-4 (no tie above the
+cut in any table), and the other slips of the tie rules (``ROW_NUMBER`` for ``RANK``, ``RANK`` for ``ROW_NUMBER``, a
+non-strict comparison with the group average, a running aggregate ordered by time alone) passed in up to 0.12. Each
+question names its slips (:meth:`Question.slips`), and tables on which one of them gives every expected result
+are redrawn, so each slip fails at least one table of every problem.
+
 This is not text-to-SQL over a foreign-key schema (the tool-use envs do that): the skill is
 ordered, partitioned computation with exact tie rules.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +49,7 @@ DOMAINS = (
 )
 
 Row = dict[str, Any]
+Answer = Callable[[dict[str, Any], "Schema", list[Row]], list[list[Any]]]
 
 
 @dataclass(frozen=True)
@@ -90,6 +100,11 @@ class Question(Template):
     def sql(self, p: dict[str, Any], s: Schema) -> str:
         raise NotImplementedError
 
+    def slips(self, p: dict[str, Any]) -> tuple[Answer, ...]:
+        """Plausible wrong readings of the question (another tie rule, a non-strict comparison), each an answer
+        function like :meth:`answer`: generation redraws tables on which one of them gives every expected result."""
+        return ()
+
 
 ORDER_TEXT = "ordered by {time} and then, for equal {time}, by {id}"
 
@@ -136,10 +151,24 @@ class Running(Question):
                 out.append([row[s.id], value])
         return out
 
+    def slips(self, p: dict[str, Any]) -> tuple[Answer, ...]:
+        return (_running_by_time,)
+
     def sql(self, p: dict[str, Any], s: Schema) -> str:
         agg = "COUNT(*)" if p["kind"] == "count" else f"{p['kind'].upper()}({s.value})"
         frame = " ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
         return f"SELECT {s.id}, {agg} {_over(p, s, frame)} AS running_{p['kind']}\nFROM {s.table}"
+
+
+def _running_by_time(p: dict[str, Any], s: Schema, rows: list[Row]) -> list[list[Any]]:
+    """The running aggregate ordered by time alone (SQL's default frame then takes every row of the same time)."""
+    out = []
+    for part in partitions(rows, s, p["by_group"]):
+        for row in part:
+            seen = [r[s.value] for r in part if r[s.time] <= row[s.time]]
+            value = {"sum": sum(seen), "max": max(seen), "min": min(seen), "count": len(seen)}[p["kind"]]
+            out.append([row[s.id], value])
+    return out
 
 
 # --- rankings ---------------------------------------------------------------------------------
@@ -323,16 +352,11 @@ class TopN(Question):
         return [s.group, s.id]
 
     def answer(self, p: dict[str, Any], s: Schema, rows: list[Row]) -> list[list[Any]]:
-        sign = -1 if p["largest"] else 1
-        out = []
-        for part in partitions(rows, s, True):
-            if p["ties"] == "included":
-                out += [[r[s.group], r[s.id]] for r in part
-                        if sum(sign * o[s.value] < sign * r[s.value] for o in part) < p["n"]]
-            else:
-                chosen = sorted(part, key=lambda r: (sign * r[s.value], r[s.id]))[: p["n"]]
-                out += [[r[s.group], r[s.id]] for r in chosen]
-        return out
+        return _top(p, s, rows, "rank" if p["ties"] == "included" else "row_number")
+
+    def slips(self, p: dict[str, Any]) -> tuple[Answer, ...]:
+        stated = "rank" if p["ties"] == "included" else "row_number"
+        return tuple(functools.partial(_top, position=other) for other in POSITIONS if other != stated)
 
     def sql(self, p: dict[str, Any], s: Schema) -> str:
         direction = "DESC" if p["largest"] else "ASC"
@@ -341,6 +365,24 @@ class TopN(Question):
         return (f"WITH ranked AS (\n  SELECT {s.group}, {s.id},\n         {fn} OVER (PARTITION BY {s.group} ORDER BY "
                 f"{s.value} {direction}{tie}) AS position\n  FROM {s.table}\n)\nSELECT {s.group}, {s.id} FROM ranked "
                 f"WHERE position <= {p['n']}")
+
+
+POSITIONS = ("row_number", "rank", "dense_rank")  # SQL's ranking functions
+
+
+def _top(p: dict[str, Any], s: Schema, rows: list[Row], position: str) -> list[list[Any]]:
+    """The rows of each group whose ``position`` (a ranking function, ties in increasing id order) is at most n."""
+    sign = -1 if p["largest"] else 1
+    out = []
+    for part in partitions(rows, s, True):
+        values = [sign * r[s.value] for r in part]
+        for number, r in enumerate(sorted(part, key=lambda r: (sign * r[s.value], r[s.id])), start=1):
+            value = sign * r[s.value]
+            place = {"row_number": number, "rank": 1 + sum(v < value for v in values),
+                     "dense_rank": 1 + len({v for v in values if v < value})}[position]
+            if place <= p["n"]:
+                out.append([r[s.group], r[s.id]])
+    return out
 
 
 # --- above the group average ------------------------------------------------------------------
@@ -362,14 +404,10 @@ class AboveAverage(Question):
         return [s.id, "group_size"] if p["with_count"] else [s.id]
 
     def answer(self, p: dict[str, Any], s: Schema, rows: list[Row]) -> list[list[Any]]:
-        out = []
-        for part in partitions(rows, s, True):
-            total, count = sum(r[s.value] for r in part), len(part)
-            for r in part:
-                chosen = r[s.value] * count > total if p["above"] else r[s.value] * count < total
-                if chosen:
-                    out.append([r[s.id], count] if p["with_count"] else [r[s.id]])
-        return out
+        return _beside_average(p, s, rows, strict=True)
+
+    def slips(self, p: dict[str, Any]) -> tuple[Answer, ...]:
+        return (functools.partial(_beside_average, strict=False),)
 
     def sql(self, p: dict[str, Any], s: Schema) -> str:
         side = ">" if p["above"] else "<"
@@ -378,6 +416,18 @@ class AboveAverage(Question):
                 f"         SUM({s.value}) OVER (PARTITION BY {s.group}) AS total,\n"
                 f"         COUNT(*) OVER (PARTITION BY {s.group}) AS group_size\n  FROM {s.table}\n)\n"
                 f"SELECT {s.id}{extra} FROM stats WHERE {s.value} * group_size {side} total")
+
+
+def _beside_average(p: dict[str, Any], s: Schema, rows: list[Row], strict: bool) -> list[list[Any]]:
+    """The rows above (or below) their group's average; ``strict=False`` keeps the rows equal to it too."""
+    out = []
+    for part in partitions(rows, s, True):
+        total, count = sum(r[s.value] for r in part), len(part)
+        for r in part:
+            gap = r[s.value] * count - total if p["above"] else total - r[s.value] * count
+            if gap > 0 or (gap == 0 and not strict):
+                out.append([r[s.id], count] if p["with_count"] else [r[s.id]])
+    return out
 
 
 # --- streaks (gaps and islands) ---------------------------------------------------------------
@@ -457,7 +507,7 @@ class SqlWindow(PolyglotTask):
     id = "code/sql_window"
     description = "Write one SQL query with window functions (ranks, running totals, lags, top-N, streaks)."
     tags = ("code", "sql", "window-functions")
-    version = 2  # v2: the id is not the rowid, and hidden rows are stored against the stated tie order
+    version = 3  # v3: tables on which a slip of the tie rule gives every expected result are redrawn
     languages = ("sql",)
     toolchains = languages
 
@@ -489,6 +539,9 @@ class SqlWindow(PolyglotTask):
             results = [question.answer(p, s, rows) for rows in tables]
             if len({_key(r) for r in results}) < 2 or any(not r for r in results):
                 return None
+            expected = [_key(r) for r in results]
+            if any([_key(slip(p, s, rows)) for rows in tables] == expected for slip in question.slips(p)):
+                return None  # a slip of the stated rule would pass every table
             example_rows = tables[0]
             columns = question.columns(p, s)
             shown = "\n".join(" | ".join("NULL" if v is None else str(v) for v in row)
