@@ -15,11 +15,26 @@ as there are shops (chance), so comparing prices alone and working out that shop
 draw where it was the best was kept one time in five, and as the lower price wins 9 draws in 10 between two
 shops, that rule was right in 63-71% of levels 0-1 and ~30% of levels 2-4. The difficulty is a third of the catalogue rows plus the shipping and deals
 pages plus the units plus the traps and rules in play.
+
+Version 3 (red team, round 3): most stated rules rarely decided the answer, so a reading that left one out was
+right in most problems (levels 0-4): counting the free-shipping threshold before the deal 0.97-0.99, the deal
+without its threshold 0.77-0.87, the flat fee always due 0.73-0.86, the first item's fee for every item 0.62-0.77,
+comparing the shops for one unit 0.66-0.84, the deal rounded up 0.39-0.56. Now every shop of a problem ships by one
+kind of rule (flat fee or per item, even odds), the units are two to five, deals (most shops, from level 2) and
+free-shipping thresholds are placed just either side of the shop's items cost (or, with a deal, between the cost
+before and after it), and a draw is kept only when each misreading in play gives a wrong lowest total (with flat
+fees and deals, two of the five, one of them the threshold's or the fee's): over 200 problems a level, of those
+where the rule is in play, at levels 2-4, the threshold before the deal 0.34-0.40, the fee always due 0.33-0.39
+(0 at levels 0-1), the deal without its threshold 0.22-0.25, rounded up 0.15-0.23, ignored 0.06-0.07, either
+per-item misreading and one-unit comparison 0.
+
+Generation speed: 4-19 ms of CPU a problem (levels 2-3 slowest): 30 to 65 draws a problem, each a whole site.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +47,9 @@ from palaestra.generators.knowledge import NameForge
 GOODS = ("blender", "drill", "lantern", "toaster", "router", "heater", "scale", "fan", "speaker", "kettle")
 SHOP_WORDS = ("Market", "Depot", "Store", "Outlet", "Bazaar", "Supply")
 PER_PAGE = 6
-ATTEMPTS = 400  # two shops: the lower price wins 9 draws in 10, so "it does not" takes ~10 draws (0.9^400 ~ 5e-19)
+# Two shops: the lower price wins 9 draws in 10, so "it does not" takes ~10 draws; and about one draw in 40 meets the
+# hardest pair of misreadings that must fail (0.975^1000 ~ 1e-11).
+ATTEMPTS = 1_000
 
 
 @register
@@ -42,7 +59,7 @@ class CompareSites(WebTask):
     description = "Compare a product's delivered cost (price, shipping rules, deals) across several generated shops; answer the lowest total."
     tags = ("web", "navigation", "comparison", "arithmetic", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow")
-    version = 2  # v2: the lowest unit price wins at chance rate (v1: 63-71% of levels 0-1)
+    version = 3  # v3: every shop ships by one kind of rule, and readings that leave a stated rule out fail
 
     @dataclass(frozen=True)
     class Config:
@@ -63,25 +80,38 @@ class CompareSites(WebTask):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         lowest_wins = rng.random() < 1 / config.shops  # the lowest unit price is the best deal at chance rate only
-        return retry(lambda: self._draw(rng, config, lowest_wins), what="shops with one cheapest delivered total",
-                     attempts=ATTEMPTS)
+        kind = rng.choice(("flat", "per item"))  # every shop's kind of shipping rule, so each rule in play decides
+        slips = (*(DEAL_SLIPS if config.deals else ()),
+                 *(PER_ITEM_SLIPS if kind == "per item" else FLAT_SLIPS if config.deals else FLAT_SLIPS[:1]))
+        # Each misreading in play must give a wrong total; with flat fees and deals, two drawn at random (all five
+        # at once are met by about one draw in a hundred: the fee that stays due and the threshold counted after the
+        # deal ask opposite things of the cheapest shop).
+        if kind == "flat" and config.deals:
+            first = rng.choice(FLAT_SLIPS)  # the two that pass most when not required
+            required: Sequence[str] = (first, rng.choice([slip for slip in slips if slip != first]))
+        else:
+            required = slips
+        return retry(lambda: self._draw(rng, config, lowest_wins, kind, required),
+                     what="shops with one cheapest delivered total that the rules in play decide", attempts=ATTEMPTS)
 
-    def _draw(self, rng: random.Random, config: Config, lowest_wins: bool) -> Problem | None:
+    def _draw(self, rng: random.Random, config: Config, lowest_wins: bool, kind: str,
+              required: Sequence[str]) -> Problem | None:
         forge = NameForge(rng)
         good = rng.choice(GOODS)
         model = f"{rng.choice('BCDFGHKMNPRSTVXZ')}{rng.choice('BCDFGHKMNPRSTVXZ')}-{rng.randint(100, 999)}"
-        units = rng.randint(1, 5)
+        units = rng.randint(2, 5)  # from two: with one unit the per-item fees' slips give the right total
         base = rng.randint(20, 200) * 100
         pages: dict[str, dict[str, Any]] = {"/": page("Shop finder", ["Shops we list:"])}
         shops: list[dict[str, Any]] = []
         totals: list[int] = []
         prices: list[int] = []
+        offers: list[tuple[int, dict[str, Any], tuple[int, int] | None]] = []  # each shop's price, shipping, deal
         brands = [forge.word(2) for _ in range(10)]  # product names need not be unique: a few brands serve
         for _ in range(config.shops):
             shop = f"{forge.word(2)} {rng.choice(SHOP_WORDS)}"
             price = base + rng.randint(-15, 15) * 100 + rng.choice((0, 49, 99))
-            rule = self._shipping(rng)
-            deal = (rng.choice((5, 10, 15)), rng.randint(2, 8) * 2_500) if config.deals and rng.random() < 0.6 else None
+            deal = _deal(rng, price * units) if config.deals and rng.random() < 0.85 else None
+            rule = _shipping(rng, kind, price * units, _delivered(price, units, {"kind": "none"}, deal, None))
             rows = [[f"{rng.choice(brands)} {good}", model, "new", dollars(price)]]
             if config.refurbished:
                 rows.append([f"{rng.choice(brands)} {good}", model, "refurbished",
@@ -119,9 +149,16 @@ class CompareSites(WebTask):
             shops.append({"home": home, "catalogue": paths, "rows": len(rows), "info": [p for _, p in sections[1:]]})
             totals.append(_total(price, units, rule, deal))
             prices.append(price)
+            offers.append((price, rule, deal))
         best = min(totals)
         if totals.count(best) > 1 or (prices.index(min(prices)) == totals.index(best)) != lowest_wins:
             return None
+        if any(min(_delivered(price, units, rule, deal, slip) for price, rule, deal in offers) == best
+               for slip in required):
+            return None  # a reading that leaves one stated rule out would give the right total
+        price, rule, deal = min(offers, key=lambda offer: _delivered(offer[0], 1, offer[1], offer[2], None))
+        if _total(price, units, rule, deal) == best:
+            return None  # comparing the shops for one unit would pick the right one
         budget = 1 + sum(1 + len(s["catalogue"]) + len(s["info"]) for s in shops) + config.slack
         prompt = (
             f"You want to buy {units} new {good}{'s' if units > 1 else ''}, model {model}, delivered. The shop finder "
@@ -133,13 +170,6 @@ class CompareSites(WebTask):
                 "deals": config.deals,
                 "budget": budget}
         return Problem(prompt=prompt, answer=dollars(best), data=data)
-
-    def _shipping(self, rng: random.Random) -> dict[str, int | str]:
-        if rng.random() < 0.5:
-            return {"kind": "flat", "fee": rng.randint(4, 25) * 100 + rng.choice((0, 99)),
-                    "free_from": rng.randint(4, 40) * 2_500}
-        return {"kind": "per item", "first": rng.randint(4, 15) * 100 + rng.choice((0, 50)),
-                "further": rng.randint(1, 6) * 100 + rng.choice((0, 50))}
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
@@ -164,11 +194,42 @@ class CompareSites(WebTask):
         return [dollars(cents + 100), dollars(cents + 1), f"{problem.answer} or {dollars(cents + 500)}"]
 
 
+def _deal(rng: random.Random, items: int) -> tuple[int, int]:
+    """A percentage off from a threshold that this shop's items cost reaches or misses by less than $75 (either
+    way the threshold decides: version 2's thresholds were mostly far below the cost, so ignoring them paid)."""
+    if rng.random() < 0.5:
+        return rng.choice((5, 10, 15)), max(1, items // 2_500 - rng.randint(0, 2)) * 2_500
+    return rng.choice((5, 10, 15)), (items // 2_500 + 1 + rng.randint(0, 2)) * 2_500
+
+
+def _shipping(rng: random.Random, kind: str, items: int, discounted: int) -> dict[str, int | str]:
+    """A shop's shipping rule. A flat fee's free-shipping threshold is reached by the items' cost, missed by it, or
+    (with a deal) reached before the deal but not after it, so each reading of the rule gives another total."""
+    if kind == "per item":
+        return {"kind": "per item", "first": rng.randint(4, 15) * 100 + rng.choice((0, 50)),
+                "further": rng.randint(1, 6) * 100 + rng.choice((0, 50))}
+    fee = rng.randint(4, 25) * 100 + rng.choice((0, 99))
+    between = range(discounted // 100 + 1, items // 100 + 1)  # whole dollars the deal takes the cost below
+    place = rng.choice(("reached", "missed", "between", "between") if between else ("reached", "missed"))
+    if place == "between":
+        return {"kind": "flat", "fee": fee, "free_from": rng.choice(between) * 100}
+    if place == "reached":
+        return {"kind": "flat", "fee": fee, "free_from": max(1, discounted // 500 - rng.randint(0, 10)) * 500}
+    return {"kind": "flat", "fee": fee, "free_from": (items // 500 + 1 + rng.randint(0, 10)) * 500}
+
+
 def _rule_text(rule: dict[str, Any]) -> str:
     if rule["kind"] == "flat":
         return (f"Shipping costs {dollars(rule['fee'])} per order, and nothing when the items cost "
                 f"{dollars(rule['free_from'])} or more.")
     return f"Shipping costs {dollars(rule['first'])} for the first item and {dollars(rule['further'])} for each further item."
+
+
+# Readings that leave one stated rule out, or apply it wrong (version 3): a problem is kept only when none of those
+# that concern its rules gives the right total.
+DEAL_SLIPS = ("no deal", "deal below its threshold", "deal rounded up")
+FLAT_SLIPS = ("fee always", "threshold before the deal")
+PER_ITEM_SLIPS = ("first fee per item", "first fee only")
 
 
 def _total(price: int, units: int, rule: dict[str, Any], deal: tuple[int, int] | None) -> int:
@@ -177,9 +238,22 @@ def _total(price: int, units: int, rule: dict[str, Any], deal: tuple[int, int] |
     >>> _total(3_333, 3, {"kind": "flat", "fee": 500, "free_from": 9_000}, (10, 5_000))  # 9999 -> 8999.1 -> 8999
     9499
     """
+    return _delivered(price, units, rule, deal, None)
+
+
+def _delivered(price: int, units: int, rule: dict[str, Any], deal: tuple[int, int] | None, slip: str | None) -> int:
+    """The delivered total in cents under the stated rules (``slip`` None) or with the named one misread."""
     items = price * units
-    if deal is not None and items >= deal[1]:
-        items = items * (100 - deal[0]) // 100
+    if deal is not None and slip != "no deal" and (items >= deal[1] or slip == "deal below its threshold"):
+        discounted = items * (100 - deal[0])
+        items = -(-discounted // 100) if slip == "deal rounded up" else discounted // 100
+    if rule["kind"] == "none":  # the items alone
+        return items
     if rule["kind"] == "flat":
-        return items + (0 if items >= rule["free_from"] else rule["fee"])
+        reached = (price * units if slip == "threshold before the deal" else items) >= rule["free_from"]
+        return items + (0 if reached and slip != "fee always" else rule["fee"])
+    if slip == "first fee per item":
+        return items + rule["first"] * units
+    if slip == "first fee only":
+        return items + rule["first"]
     return items + rule["first"] + rule["further"] * (units - 1)
