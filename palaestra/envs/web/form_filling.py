@@ -22,6 +22,12 @@ from the birth year alone picks the wrong band, and otherwise the applicant is e
 "under 26" as "26 or under" does; and when the fee counts (from level 2) the years applied for are 2 to 5. In
 version 1 the age from the birth year alone gave the right category in 85-91% of levels 1-4, the slip at the
 band's bound in 75-79%, and a fee that skipped the years was right in 16-23% of levels 2-4.
+
+Version 3 (red team, round 3): the two edge cases come at even odds. At 65% and 35%, reading each band's bound age
+into the band below ("under 26" as "26 or under") was still right in 0.71 of level 1's draws (it errs only at exactly
+26 or 65), as was that reading on top of the age from the birth year; the age from the birth year alone errs only
+when the birthday is to come. No single applicant makes both misreadings err, so even odds hold each of the three
+to about half (0.51, 0.51 and 0.49 over 400 draws).
 """
 
 from __future__ import annotations
@@ -55,7 +61,7 @@ class FormFilling(WebTask):
     description = "Fill in an application form by rules spread over a site's help pages (formats, tables, fees); report the confirmation."
     tags = ("web", "navigation", "forms", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow", "fill_and_submit")
-    version = 2
+    version = 3  # v3: the two edge cases at even odds (each misreading of the age right in half the draws)
 
     @dataclass(frozen=True)
     class Config:
@@ -81,7 +87,7 @@ class FormFilling(WebTask):
         if config.fields > FIELDS.index("category"):  # the category counts: the age on today's date decides it
             edge = True
             turned = _years_before(TODAY, rng.choice((26, 65)))
-            if rng.random() < 0.65:  # the birthday is still to come this year: a year younger than the years say
+            if rng.random() < 0.5:  # the birthday is still to come this year: a year younger than the years say
                 born = turned + timedelta(days=rng.randint(1, 200))
             else:  # exactly 26 (or 65) years old, the birthday today or passed this year
                 born = turned - timedelta(days=rng.randint(0, 60))
