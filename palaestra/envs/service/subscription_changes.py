@@ -24,6 +24,19 @@ dollars; negative for a net refund). The episode is judged on the answer and on 
 those the policy determines. Requests are built on both sides of the policy (a tenth of problems
 all allowed, a twenty-fifth all refused), so neither serving everything nor nothing pays. The difficulty is the
 requests plus the subscriptions plus twice the clauses in play plus the prorated requests.
+
+Version 3 (red team, round 3): most clauses decided few requests, so serving the requests with one clause left out
+still met the policy in many problems (levels 2-5, 200 problems each): the trial clause 0.43-0.65, the annual one
+0.46-0.63, the past-due one 0.45-0.54 (levels 4-5), and the cancellation rule read as always "now" 0.65-0.76 or
+always "at renewal" 0.52-0.75 (levels 3-5). Now a mixed problem names, before it is drawn, four of the clauses in
+play (every one where fewer are in play; the cancellation rule counts as two, its exception and its rule), steers
+its requests to a subscription each named clause decides, and is kept only when leaving any named clause out
+changes what the policy does. Level 3 has three subscriptions and four to six requests (was two to three, three to
+five), room for its four clauses. Leaving one clause out now meets the policy in 0.09-0.32 of the problems of levels 2-5
+(the most at level 4, where one of five clauses goes unnamed; the trial clause alone at levels 0-1: 0.10-0.14).
+
+Generation speed: 1-19 ms of CPU a problem (level 4 slowest: about 30 draws a problem, the whole policy served again
+without each named clause).
 """
 
 from __future__ import annotations
@@ -67,7 +80,7 @@ class SubscriptionChanges(ServiceTask):
     family = "service"
     description = "Carry out subscription plan and seat changes under a billing policy with exact proration."
     tags = ("service", "multi-turn", "tools", "policy", "billing", "agentic")
-    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
+    version = 3  # v3: four named clauses in play decide each mixed problem (v2: leaving one out paid 0.43-0.76)
     tool_names = ("find_customer", "get_subscription", "change_plan", "change_seats", "cancel_subscription",
                   "charge", "refund")
 
@@ -84,7 +97,7 @@ class SubscriptionChanges(ServiceTask):
         Config((1, 2), (2, 2), False, False, False, 8),
         Config((2, 2), (2, 3), False, False, False, 10),
         Config((2, 3), (3, 4), True, False, False, 14),
-        Config((2, 3), (3, 5), True, True, False, 18),
+        Config((3, 3), (4, 6), True, True, False, 20),
         Config((3, 4), (4, 6), True, True, True, 22),
     )
     growth = Growth(limits={"subscriptions": 7, "requests": 14, "budget": 44})
@@ -111,10 +124,15 @@ class SubscriptionChanges(ServiceTask):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = draw_side(rng)
-        return retry(lambda: self._draw(rng, config, kind), what="requests on the asked sides of the policy",
-                     attempts=200)
+        rules = {"annual": config.annual, "cancels": config.cancels, "past_due": config.past_due}
+        in_play = [clause for clause in CLAUSES if CLAUSE_RULE[clause] is None or rules[CLAUSE_RULE[clause]]]
+        # Named before the draw (redraws must not favour the clauses that decide most easily).
+        deciding = rng.sample(in_play, min(DECIDING, len(in_play))) if kind == "mixed" else []
+        # Attempts: levels 3-4 keep about one draw in 25-30 (four named clauses; 99% of problems within 220 draws).
+        return retry(lambda: self._draw(rng, config, kind, deciding),
+                     what="requests on the asked sides of the policy that the named clauses decide", attempts=1_000)
 
-    def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
+    def _draw(self, rng: random.Random, config: Config, kind: str, deciding: list[str]) -> Problem | None:
         forge = NameForge(rng)
         customer = draw_person(forge, rng, "U")
         subscriptions: dict[str, dict[str, Any]] = {}
@@ -143,6 +161,11 @@ class SubscriptionChanges(ServiceTask):
             charging = [r for r in options if _charges(world, r)]
             if allowed and charging and rng.random() < 0.7:  # most served requests move money
                 options = charging
+            # A named clause no request tests yet: a request it decides, where one fits.
+            untested = [clause for clause in deciding
+                        if not any(_decided_by(world, r, clause) for r in requests)]
+            steered = [r for r in options if any(_decided_by(world, r, clause) for clause in untested)]
+            options = steered or options
             if not options:
                 return None
             request = rng.choice(options)
@@ -163,7 +186,10 @@ class SubscriptionChanges(ServiceTask):
             + f"\n\n{self.tools_prompt(config.budget)}"
         )
         data = {"records": records, "requests": requests, "rules": rules, "budget": config.budget}
-        net = ledger_net(served_records(data, _allowed, _serve)["ledger"])
+        served = served_records(data, _allowed, _serve)
+        if any(_served_without(data, clause) == served for clause in deciding):
+            return None  # a named clause left out would still do what the policy does
+        net = ledger_net(served["ledger"])
         return Problem(prompt=prompt, answer=dollars(net), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
@@ -262,15 +288,55 @@ def _charges(records: Records, request: dict[str, Any]) -> bool:
     return (date.fromisoformat(records["today"]) - date.fromisoformat(sub["start"])).days <= COOLING_OFF_DAYS
 
 
-def _allowed(records: Records, request: dict[str, Any], rules: dict[str, bool]) -> bool:
+def _refusal(records: Records, request: dict[str, Any], rules: dict[str, bool], ignoring: str = "") -> str | None:
+    """The first clause that forbids ``request`` (``trial``, ``past due``, ``annual``; not the one ``ignoring``
+    names), or None when the policy allows it."""
     sub = records["subscriptions"][request["sub"]]
     if request["kind"] == "cancel":
-        return True
-    if sub["status"] == "trial" or (rules["past_due"] and sub["status"] == "past_due"):
-        return False
+        return None
     shrinking = (request["kind"] == "plan" and PLANS[request["plan"]] < PLANS[sub["plan"]]) or (
         request["kind"] == "seats" and request["seats"] < 0)
-    return not (rules["annual"] and sub["billing"] == "annual" and shrinking)
+    forbidding = {"trial": sub["status"] == "trial", "past due": rules["past_due"] and sub["status"] == "past_due",
+                  "annual": rules["annual"] and sub["billing"] == "annual" and shrinking}
+    return next((clause for clause, forbids in forbidding.items() if forbids and clause != ignoring), None)
+
+
+def _allowed(records: Records, request: dict[str, Any], rules: dict[str, bool]) -> bool:
+    return _refusal(records, request, rules) is None
+
+
+# The clauses a mixed problem's requests must each decide (version 3): the three that refuse, and the cancellation
+# rule's two parts (its exception, within the first days: now with a refund; its rule, after them: at renewal).
+CLAUSES = ("trial", "annual", "past due", "cancel early", "cancel late")
+CLAUSE_RULE = {"trial": None, "annual": "annual", "past due": "past_due", "cancel early": "cancels",
+               "cancel late": "cancels"}  # the config switch that puts each in play
+DECIDING = 4  # named per mixed problem (all five at once: too few draws meet them with 4-6 requests)
+
+
+def _early(records: Records, sub: dict[str, Any]) -> bool:
+    """Whether a cancellation today falls within the first days of the subscription's period."""
+    return (date.fromisoformat(records["today"]) - date.fromisoformat(sub["start"])).days <= COOLING_OFF_DAYS
+
+
+def _decided_by(records: Records, request: dict[str, Any], clause: str) -> bool:
+    """Whether ``clause`` decides what the policy does with ``request`` on ``records``."""
+    if request["kind"] == "cancel":
+        early = _early(records, records["subscriptions"][request["sub"]])
+        return clause == ("cancel early" if early else "cancel late")
+    every = {"annual": True, "past_due": True, "cancels": True}
+    return _refusal(records, request, every) == clause and _refusal(records, request, every, ignoring=clause) is None
+
+
+def _served_without(data: dict[str, Any], clause: str) -> Records:
+    """The records as a policy without ``clause`` leaves them (a cancellation part left out: the other applies)."""
+    def allowed(records: Records, request: dict[str, Any], rules: dict[str, bool]) -> bool:
+        return _refusal(records, request, rules, ignoring=clause) is None
+
+    def serve(records: Records, request: dict[str, Any], rules: dict[str, bool]) -> list[tuple[str, dict[str, Any]]]:
+        early = {"cancel early": False, "cancel late": True}.get(clause)
+        return _serve(records, request, rules, early)
+
+    return served_records(data, allowed, serve)
 
 
 def _prorated(sub: dict[str, Any], per_seat_month: int, seats: int, today: date) -> int:
@@ -280,8 +346,10 @@ def _prorated(sub: dict[str, Any], per_seat_month: int, seats: int, today: date)
     return int(exact + Fraction(1, 2))  # half a cent up (non-negative amounts)
 
 
-def _serve(records: Records, request: dict[str, Any], rules: dict[str, bool]) -> list[tuple[str, dict[str, Any]]]:
-    """Carry out an allowed request on ``records``; the function calls that do it."""
+def _serve(records: Records, request: dict[str, Any], rules: dict[str, bool],
+           early: bool | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """Carry out an allowed request on ``records``; the function calls that do it (``early`` overrides whether a
+    cancellation falls within the first days, for a policy that misreads the rule)."""
     today = date.fromisoformat(records["today"])
     sub_id = request["sub"]
     sub = records["subscriptions"][sub_id]
@@ -309,7 +377,7 @@ def _serve(records: Records, request: dict[str, Any], rules: dict[str, bool]) ->
         else:
             sub["pending_seats"] = seats
             calls.append(("change_seats", {"subscription_id": sub_id, "seats": seats, "when": "renewal"}))
-    elif (today - date.fromisoformat(sub["start"])).days <= COOLING_OFF_DAYS:
+    elif _early(records, sub) if early is None else early:
         amount = _prorated(sub, PLANS[sub["plan"]], sub["seats"], today)
         sub["status"] = "cancelled"
         calls.append(("cancel_subscription", {"subscription_id": sub_id, "when": "now"}))
