@@ -1,4 +1,4 @@
-"""Red team r31 (planners): rules of thumb that won the planning games without planning.
+"""Red team r31 (planners): rules of thumb and misread rules that won the planning games without planning.
 
 - games/train_shunting v1: "bring the next wagon to D, else clear what blocks it" won 0.74 of level 0's games and
   0.13 of level 1's (it was only redrawn against from level 2).
@@ -6,6 +6,8 @@
   jump 0.34 and the jump toward the centre 0.33 of level 0. "c3 jumps to c5" was refused as unreadable.
 - games/snake v2: both greedy rules still won level 0 (0.92, 0.96) and a flood-fill rule won 0.92, 0.35, 0.30,
   0.19, 0.17 of levels 0-4.
+- games/maze_guards v1: an exact planner that forgets the guards step after the move (it avoids what they see where
+  they stand now) escaped 0.61, 0.46, 0.38, 0.42, 0.39 of levels 0-4; one reading a step ahead 0.42-0.26.
 
 The rules are written here afresh (not imported from the envs) so the tests measure the games, not the declarations.
 """
@@ -208,3 +210,33 @@ def test_snake_stepping_toward_the_food_loses_level_0() -> None:
 def test_snake_oracle_still_wins_level_0() -> None:
     for seed in range(5):
         assert _wins(SNAKE, SNAKE.sample(0, seed), _oracle(SNAKE)), seed
+
+
+# --- games/maze_guards --------------------------------------------------------------------------------------------
+
+MAZE = make_source("games/maze_guards")
+
+
+def _clock_misreader(lag: int) -> Chooser:
+    """An exact planner reading the guards' clock ``lag`` turns off: at -1 it avoids what the guards see where they
+    stand now, forgetting that they step after the move."""
+    return lambda problem, state: MAZE.oracle(problem, {"at": state["at"], "time": state["time"] + lag})
+
+
+@pytest.mark.parametrize("lag", [-1, 1])
+def test_maze_guards_a_planner_misreading_the_clock_rarely_escapes(lag: int) -> None:
+    for level in range(5):
+        wins = sum(_wins(MAZE, MAZE.sample(level, seed), _clock_misreader(lag)) for seed in range(20))
+        assert wins / 20 < 0.15, (level, wins)  # v1, lag -1: 0.61, 0.46, 0.38, 0.42, 0.39 of levels 0-4
+
+
+def test_maze_guards_oracle_escapes_in_the_fewest_turns() -> None:
+    for level in range(5):
+        problem = MAZE.sample(level, 5)
+        state, turns = MAZE.initial_state(problem), 0
+        while True:
+            outcome = MAZE.advance(problem, state, MAZE.format_answer(MAZE.oracle(problem, state)))
+            state, turns = outcome.state, turns + 1
+            if outcome.done:
+                break
+        assert outcome.verdict.correct and turns == problem.data["fewest"], level
