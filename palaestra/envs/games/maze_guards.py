@@ -25,9 +25,9 @@ that its mean over 16 seeds fell from level 5 to 6 once the misreaders' mazes we
 
 Version 2 (red team, round 3): the planner that ignores the guards' step after the move escaped 0.61, 0.46, 0.38,
 0.42 and 0.39 of levels 0-4 (100 games each), the one a step ahead 0.42, 0.35, 0.26, 0.30 and 0.33: the stated
-order of moves rarely mattered. Mazes either escapes are redrawn (both 0 by construction) and both are declared in ``heuristics()``. The backward search
-now walks the symmetric moves directly instead of building a table of incoming edges (the same distances, about
-five times faster), which pays for the misreaders' games at generation.
+order of moves rarely mattered. Mazes either escapes are redrawn (both 0 by construction; both are declared in
+``heuristics()``). The backward search now walks the symmetric moves directly instead of building a table of
+incoming edges (the same distances, about five times faster), which pays for the misreaders' games at generation.
 
 Generation speed: about 12 ms of CPU a problem at level 4 on this 2-core machine (about 25 ms at level 9). Each
 drawn maze is solved by a breadth-first search over (square, time) for the fewest turns out unseen, the
