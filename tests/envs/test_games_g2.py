@@ -22,7 +22,7 @@ def snake_problem() -> Problem:
     order = [3, 16, 14, 0, 35] + [c for c in range(36) if c not in (3, 16, 14, 0, 35)]
     data = {"size": 6, "snake": [14, 13, 12], "food": 16, "cursor": 2, "order": order, "target": 2, "plan": 8,
             "budget": 11}
-    return Problem(env_id=SNAKE, level=0, seed=0, data=data, version=2)
+    return Problem(env_id=SNAKE, level=0, seed=0, data=data, version=3)
 
 
 def episode(source, problem: Problem, chooser) -> tuple[list[str], float, bool]:

@@ -2,7 +2,7 @@
 
 A peg jumps over an orthogonally adjacent peg into the empty hole right behind it, and the peg
 jumped over is removed. Each turn the model makes one jump, written as the cell it jumps from and
-the cell it lands on (``c3 c5``, ``c3-c5``, ``jump c3 to c5``); the board is shown after every
+the cell it lands on (``c3 c5``, ``c3-c5``, ``jump c3 to c5``, ``c3 jumps to c5``); the board is shown after every
 jump. Reward 1 when one peg is left; the game is lost when no jump is possible with more than one
 peg on the board. An unreadable or illegal jump costs a turn.
 
@@ -10,8 +10,16 @@ Boards are made by playing backwards from a single peg (a backward jump turns a 
 holes in a line into two pegs and an empty hole), so every board is solvable and its generator
 knows one solution. The oracle searches the current board for a solution (depth-first over jumps,
 remembering dead boards), so it wins from any board still solvable, not only along the generator's
-line. Levels grow the board and the number of pegs and cut the spare turns. The difficulty
-measure is the number of pegs.
+line. Boards that a rule of thumb clears are redrawn: the first or the last legal jump (the order
+``legal_moves`` lists), the jump toward the centre, and the jump that keeps the most jumps possible
+(all declared in ``heuristics()``). Levels grow the board and the number of pegs and cut the spare
+turns. The difficulty measure is the number of pegs plus a tenth of the box around them.
+
+Version 2 (red team, round 3): keeping the most jumps possible cleared 0.81, 0.44, 0.35, 0.13 and 0.03 of
+levels 0-4 (100 games each); the first legal jump 0.34 and the jump toward the centre 0.33 of level 0.
+Boards any of these rules clears are redrawn (each wins 0 by construction); about one board in three is kept
+at level 0, nine in ten at level 4. Levels 0 and 1 now start with 7 and 8 pegs (were 5 and 7): few 5-peg boards
+escape every rule (725 distinct in 1,000 seeds).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +37,7 @@ from palaestra.envs.games.common import cell_name, read_cells, render_board
 from palaestra.verifiers.normalize import squeeze_spaces, strip_wrappers
 
 Jump = tuple[int, int, int]  # (from, over, to) as cell indices r * n + c
-_SEPARATORS = re.compile(r"\s*(?:->|→|=>|\bto\b|\binto\b|-|–|—|:)\s*", re.IGNORECASE)
+_SEPARATORS = re.compile(r"\s*(?:\bjumps?\s+(?:in)?to\b|->|→|=>|\bto\b|\binto\b|-|–|—|:)\s*", re.IGNORECASE)
 _VERB = re.compile(r"^\s*(?:jump|move|peg)\s+(?:from\s+)?", re.IGNORECASE)
 MAX_MOVE_TEXT = 200  # one jump with its wording and markup; longer text is not one jump
 _SEARCH_LIMIT = 200_000  # boards the oracle may visit; generated boards need a few hundred at most
@@ -41,6 +50,7 @@ class PegSolitaire(MultiTurnTask):
     description = "Jump pegs over each other, removing the jumped peg, until one peg is left."
     tags = ("games", "multi-turn", "puzzle", "grid", "planning")
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
+    version = 2  # v2: boards a rule of thumb clears are redrawn (keeping the most jumps possible won 0.81 of level 0)
 
     @dataclass(frozen=True)
     class Config:
@@ -48,13 +58,16 @@ class PegSolitaire(MultiTurnTask):
         pegs: int
         spare: int  # turns allowed beyond the pegs - 1 jumps a win takes
 
-    presets = (Config(6, 5, 3), Config(6, 7, 3), Config(6, 9, 2), Config(7, 11, 2), Config(7, 14, 2))
+    presets = (Config(6, 7, 3), Config(6, 8, 3), Config(6, 9, 2), Config(7, 11, 2), Config(7, 14, 2))
     # Capped at level 32's values: past them generation raises or passes its CPU bound (difficulty saturates).
     growth = Growth(steps={"pegs": 1}, limits={"pegs": 42})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size
-        board, solution = retry(lambda: _backward_game(rng, n, config.pegs), what="a board with enough pegs")
+        # Attempts: at level 0 about one board in three escapes every rule (few pegs leave little room to go wrong)
+        board, solution = retry(lambda: _backward_game(rng, n, config.pegs),
+                                lambda game: not any(_rule_clears(n, game[0], rule) for rule in RULES.values()),
+                                what="a board with enough pegs that no rule of thumb clears")
         data = {"size": n, "board": board, "pegs": config.pegs, "turns": config.pegs - 1 + config.spare,
                 "solution": [list(jump) for jump in solution]}
         prompt = (
@@ -80,6 +93,13 @@ class PegSolitaire(MultiTurnTask):
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {"board": problem.data["board"]}
+
+    def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
+        n = problem.data["size"]
+        return [_spell(n, jump) for jump in _jumps(n, state["board"])]
+
+    def heuristics(self) -> dict[str, Any]:
+        return {name: _as_policy(rule) for name, rule in RULES.items()}
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         n, board = problem.data["size"], state["board"]
@@ -121,6 +141,63 @@ class PegSolitaire(MultiTurnTask):
             plan = jumps[:1] or [(0, 0, 0)]
         source, _, target = plan[0]
         return f"{cell_name(*divmod(source, n))} {cell_name(*divmod(target, n))}"
+
+
+def _spell(n: int, jump: Jump) -> str:
+    return f"{cell_name(*divmod(jump[0], n))} {cell_name(*divmod(jump[2], n))}"
+
+
+def _after(board: int, jump: Jump) -> int:
+    return board & ~(1 << jump[0]) & ~(1 << jump[1]) | 1 << jump[2]
+
+
+def _first_jump(n: int, board: int, jumps: list[Jump]) -> Jump:
+    return jumps[0]
+
+
+def _last_jump(n: int, board: int, jumps: list[Jump]) -> Jump:
+    return jumps[-1]
+
+
+def _toward_centre(n: int, board: int, jumps: list[Jump]) -> Jump:
+    """The jump whose peg lands nearest the centre, relative to where it started (the classic cross-board advice)."""
+    middle = (n - 1) / 2
+
+    def off_centre(cell: int) -> float:
+        row, col = divmod(cell, n)
+        return abs(row - middle) + abs(col - middle)
+
+    return min(jumps, key=lambda jump: (off_centre(jump[2]) - off_centre(jump[0]), off_centre(jump[2])))
+
+
+def _most_jumps_left(n: int, board: int, jumps: list[Jump]) -> Jump:
+    """A jump that wins at once, else the one after which the most jumps are possible (one move of look-ahead)."""
+    def promise(jump: Jump) -> tuple[bool, int]:
+        after = _after(board, jump)
+        return after & (after - 1) == 0, len(_jumps(n, after))
+
+    return max(jumps, key=promise)
+
+
+Rule = Callable[[int, int, list[Jump]], Jump]  # (size, board, legal jumps) -> the jump to make
+RULES: dict[str, Rule] = {"the first legal jump": _first_jump, "the last legal jump": _last_jump,
+                          "jump toward the centre": _toward_centre, "keep the most jumps possible": _most_jumps_left}
+
+
+def _rule_clears(n: int, board: int, rule: Rule) -> bool:
+    """Whether ``rule``, played from ``board``, leaves one peg (it only makes legal jumps, so never runs out of turns)."""
+    while jumps := _jumps(n, board):
+        board = _after(board, rule(n, board, jumps))
+    return board & (board - 1) == 0
+
+
+def _as_policy(rule: Rule) -> Any:
+    """A rule of (size, board, jumps) as a kit heuristic of (problem, state, history, rng)."""
+    def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+        n, board = problem.data["size"], state["board"]
+        jumps = _jumps(n, board)
+        return _spell(n, rule(n, board, jumps)) if jumps else "a1 a3"  # a finished board: any reply
+    return policy
 
 
 def _picture(n: int, board: int) -> str:
