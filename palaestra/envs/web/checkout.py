@@ -19,6 +19,10 @@ difficulty is the items to buy plus the categories and shipping options to read.
 Version 2 (session-30 red team): the answer is any option but the cheapest (the fastest too), among 4 to 6; in
 version 1 it was drawn from the second to the third-fastest of 3 to 5 options, so the second-cheapest option was
 the answer in every problem of levels 0-1 (33-52% of levels 2-4).
+
+Version 3 (red team, round 3, session 31): in 4 problems in 5 the answer takes exactly the days asked for and the next
+cheaper option one day more, so reading "within N days" as "under N days" (right in 0.25-0.42 of levels 0-5 before)
+or as "N + 1 days or under" (0.28-0.40) picks another option; over 300 problems a level both are now right in 0.03-0.09.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, Verdict, register
+from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import Records, call
 from palaestra.envs.web.common import WebTask, judge_code, new_path, page, route_moves, site_records
@@ -38,6 +42,13 @@ GOODS = ("lamp", "kettle", "backpack", "chair", "mug", "jacket", "tent", "scarf"
 SPEEDS = ("economy", "standard", "priority", "express", "overnight", "courier")
 EXAMPLE = "10000"
 FIELDS = ("name", "street", "city", "postcode", "phone", "shipping")
+EDGE_ODDS = 0.8  # share of problems whose asked days sit at the answer's edge (see generate)
+
+
+def _delivery_days(rng: random.Random, options: int, k: int, edge: bool) -> list[int] | None:
+    """Distinct delivery days, slowest (cheapest) first; at the ``edge`` option k takes one day less than k - 1."""
+    days = sorted(rng.sample(range(1, 12), options), reverse=True)
+    return days if not edge or days[k - 1] - days[k] == 1 else None
 
 
 def _money(cents: int) -> str:
@@ -51,7 +62,7 @@ def _clean(value: str) -> str:
 @register
 class Checkout(WebTask):
     id = "web/checkout"
-    version = 2
+    version = 3  # v3: the days asked for mostly sit at the answer's edge (both boundary misreadings fail)
     family = "web"
     description = "Buy the asked items through a shop's cart and validated checkout form; report the order number."
     tags = ("web", "navigation", "forms", "multi-turn", "tools", "agentic")
@@ -108,12 +119,16 @@ class Checkout(WebTask):
             pages[category]["links"] += [["Cart", cart_path], ["Home", "/"]]
         pages["/"]["links"].append(["Cart", cart_path])
         speeds = sorted(rng.sample(SPEEDS, config.shipping), key=SPEEDS.index)
-        days = sorted(rng.sample(range(1, 12), config.shipping), reverse=True)
-        prices = sorted(rng.sample(range(300, 4000, 25), config.shipping))
-        options = {code: {"days": d, "price": p} for code, d, p in zip(speeds, days, prices)}
         # the answer is option k: the cheaper ones are too slow, the faster ones dearer
         k = rng.randint(1, max(1, config.shipping - 1))  # any but the cheapest (v1: never the fastest)
-        within = rng.randint(days[k], days[k - 1] - 1)
+        # Mostly the answer takes exactly the days asked for and the next cheaper option one day more, so reading
+        # "within N days" as "under N days" or as "N + 1 days or under" picks another option (v2: either was right
+        # in 0.25-0.42 of the problems).
+        edge = rng.random() < EDGE_ODDS
+        days = retry(lambda: _delivery_days(rng, config.shipping, k, edge), what="delivery days", attempts=200)
+        prices = sorted(rng.sample(range(300, 4000, 25), config.shipping))
+        options = {code: {"days": d, "price": p} for code, d, p in zip(speeds, days, prices)}
+        within = days[k] if edge else rng.randint(days[k], days[k - 1] - 1)
         shipping = speeds[k]
         pages[checkout_path] = page(
             "Checkout", ["Shipping options (use the code in the shipping field):"],

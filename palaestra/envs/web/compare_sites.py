@@ -28,7 +28,14 @@ where the rule is in play, at levels 2-4, the threshold before the deal 0.34-0.4
 (0 at levels 0-1), the deal without its threshold 0.22-0.25, rounded up 0.15-0.23, ignored 0.06-0.07, either
 per-item misreading and one-unit comparison 0.
 
-Generation speed: 4-19 ms of CPU a problem (levels 2-3 slowest): 30 to 65 draws a problem, each a whole site.
+Version 4 (red team, round 3, session 31): with flat fees and deals only two misreadings were required to fail, so
+counting the threshold before the deal (0.32-0.38 at levels 2-4) and the fee always due (0.36-0.37) still paid. Both
+must now fail in every such problem, with one deal misreading (the deal without its threshold half the time); the
+shops' numbers are drawn and checked before the site is built, so the few hundred draws this takes stay cheap. Over 150
+problems a level at levels 2-4: both fee misreadings 0.32-0.38 -> 0, the deal without its threshold 0.20-0.21, rounded
+up 0.25-0.29, ignored 0.11-0.12.
+
+Generation speed: 0.5-6 ms of CPU a problem (level 2 slowest).
 """
 
 from __future__ import annotations
@@ -47,9 +54,9 @@ from palaestra.generators.knowledge import NameForge
 GOODS = ("blender", "drill", "lantern", "toaster", "router", "heater", "scale", "fan", "speaker", "kettle")
 SHOP_WORDS = ("Market", "Depot", "Store", "Outlet", "Bazaar", "Supply")
 PER_PAGE = 6
-# Draws a problem takes: 15-50 on average, but the hardest named pairs of misreadings (the fee that stays due and
-# the threshold counted after the deal) keep one draw in ~160 (e^(-3000/160) ~ 7e-9; 0.35 ms a draw).
-ATTEMPTS = 3_000
+# Draws of the shops' numbers (a few microseconds each; the site is built once they pass): with flat fees and deals a
+# few hundred are needed on average, and none of 160 problems at levels 0-7 ran out.
+ATTEMPTS = 20_000
 
 
 @register
@@ -59,7 +66,7 @@ class CompareSites(WebTask):
     description = "Compare a product's delivered cost (price, shipping rules, deals) across several generated shops; answer the lowest total."
     tags = ("web", "navigation", "comparison", "arithmetic", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow")
-    version = 3  # v3: every shop ships by one kind of rule, and readings that leave a stated rule out fail
+    version = 4  # v4: both misreadings of the free-shipping rule fail in every problem with flat fees and deals
 
     @dataclass(frozen=True)
     class Config:
@@ -83,35 +90,47 @@ class CompareSites(WebTask):
         kind = rng.choice(("flat", "per item"))  # every shop's kind of shipping rule, so each rule in play decides
         slips = (*(DEAL_SLIPS if config.deals else ()),
                  *(PER_ITEM_SLIPS if kind == "per item" else FLAT_SLIPS if config.deals else FLAT_SLIPS[:1]))
-        # The misreadings that must give a wrong total, named before the draw (redraws must not favour the easy
-        # ones): every one in play, but with flat fees and deals two, one of them the threshold's or the fee's (all
-        # five at once are met by about one draw in a thousand: the fee that stays due and the threshold counted
-        # after the deal ask opposite things of the cheapest shop).
-        required: Sequence[str] = slips
+        # Each misreading in play must give a wrong total; with flat fees and deals, both of the fee's and one of the
+        # deal's (all five at once are met by too few draws: the fee that stays due wants the cheapest shop's
+        # shipping free, the threshold counted before the deal another shop's threshold between its costs), the
+        # deal without its threshold half the time as it passes most when not required.
+        required = slips
         if kind == "flat" and config.deals:
-            first = rng.choice(FLAT_SLIPS)  # the two that pass most when not required
-            required = (first, rng.choice([slip for slip in slips if slip != first]))
+            required = (*FLAT_SLIPS, rng.choice(("deal below its threshold", "deal below its threshold",
+                                                  "no deal", "deal rounded up")))
         return retry(lambda: self._draw(rng, config, lowest_wins, kind, required),
                      what="shops with one cheapest delivered total that the rules in play decide", attempts=ATTEMPTS)
 
     def _draw(self, rng: random.Random, config: Config, lowest_wins: bool, kind: str,
               required: Sequence[str]) -> Problem | None:
-        forge = NameForge(rng)
-        good = rng.choice(GOODS)
-        model = f"{rng.choice('BCDFGHKMNPRSTVXZ')}{rng.choice('BCDFGHKMNPRSTVXZ')}-{rng.randint(100, 999)}"
+        # The numbers first (cheap), the site only for a draw they pass: a few thousand draws may be needed.
         units = rng.randint(2, 5)  # from two: with one unit the per-item fees' slips give the right total
         base = rng.randint(20, 200) * 100
-        pages: dict[str, dict[str, Any]] = {"/": page("Shop finder", ["Shops we list:"])}
-        shops: list[dict[str, Any]] = []
-        totals: list[int] = []
-        prices: list[int] = []
         offers: list[tuple[int, dict[str, Any], tuple[int, int] | None]] = []  # each shop's price, shipping, deal
-        brands = [forge.word(2) for _ in range(10)]  # product names need not be unique: a few brands serve
         for _ in range(config.shops):
-            shop = f"{forge.word(2)} {rng.choice(SHOP_WORDS)}"
             price = base + rng.randint(-15, 15) * 100 + rng.choice((0, 49, 99))
             deal = _deal(rng, price * units) if config.deals and rng.random() < 0.85 else None
             rule = _shipping(rng, kind, price * units, _delivered(price, units, {"kind": "none"}, deal, None))
+            offers.append((price, rule, deal))
+        totals = [_total(price, units, rule, deal) for price, rule, deal in offers]
+        prices = [price for price, _, _ in offers]
+        best = min(totals)
+        if totals.count(best) > 1 or (prices.index(min(prices)) == totals.index(best)) != lowest_wins:
+            return None
+        if any(min(_delivered(price, units, rule, deal, slip) for price, rule, deal in offers) == best
+               for slip in required):
+            return None  # a reading that leaves one stated rule out would give the right total
+        price, rule, deal = min(offers, key=lambda offer: _delivered(offer[0], 1, offer[1], offer[2], None))
+        if _total(price, units, rule, deal) == best:
+            return None  # comparing the shops for one unit would pick the right one
+        forge = NameForge(rng)
+        good = rng.choice(GOODS)
+        model = f"{rng.choice('BCDFGHKMNPRSTVXZ')}{rng.choice('BCDFGHKMNPRSTVXZ')}-{rng.randint(100, 999)}"
+        pages: dict[str, dict[str, Any]] = {"/": page("Shop finder", ["Shops we list:"])}
+        shops: list[dict[str, Any]] = []
+        brands = [forge.word(2) for _ in range(10)]  # product names need not be unique: a few brands serve
+        for price, rule, deal in offers:
+            shop = f"{forge.word(2)} {rng.choice(SHOP_WORDS)}"
             rows = [[f"{rng.choice(brands)} {good}", model, "new", dollars(price)]]
             if config.refurbished:
                 rows.append([f"{rng.choice(brands)} {good}", model, "refurbished",
@@ -147,18 +166,6 @@ class CompareSites(WebTask):
             pages[home]["links"] += rng.sample(sections, len(sections))
             pages["/"]["links"].append([shop, home])
             shops.append({"home": home, "catalogue": paths, "rows": len(rows), "info": [p for _, p in sections[1:]]})
-            totals.append(_total(price, units, rule, deal))
-            prices.append(price)
-            offers.append((price, rule, deal))
-        best = min(totals)
-        if totals.count(best) > 1 or (prices.index(min(prices)) == totals.index(best)) != lowest_wins:
-            return None
-        if any(min(_delivered(price, units, rule, deal, slip) for price, rule, deal in offers) == best
-               for slip in required):
-            return None  # a reading that leaves one stated rule out would give the right total
-        price, rule, deal = min(offers, key=lambda offer: _delivered(offer[0], 1, offer[1], offer[2], None))
-        if _total(price, units, rule, deal) == best:
-            return None  # comparing the shops for one unit would pick the right one
         budget = 1 + sum(1 + len(s["catalogue"]) + len(s["info"]) for s in shops) + config.slack
         prompt = (
             f"You want to buy {units} new {good}{'s' if units > 1 else ''}, model {model}, delivered. The shop finder "

@@ -1,0 +1,113 @@
+"""Red team r31 (web): the boundary and free-shipping misreadings fail.
+
+web/compare_sites v3 required only two misreadings to fail with flat fees and deals, so counting the free-shipping
+threshold before the deal (0.32-0.38 at levels 2-4) and the fee always due (0.36-0.37) still paid; v4: 0. web/checkout
+v2 drew the days asked for anywhere between the answer's and the next cheaper option's, so reading "within N days" as
+"under N days" (0.25-0.42) or as "N + 1 days or under" (0.28-0.40) often picked the answer; v3: under 0.1.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from palaestra.core.registry import make_source
+
+SITES = make_source("web/compare_sites")
+SHOPS = make_source("web/checkout")
+
+
+# --- web/compare_sites: both readings of the free-shipping rule fail -----------------------------------------------
+
+@functools.cache
+def _site(level: int, seed: int) -> Any:
+    return SITES.sample(level, seed)
+
+
+def _cents(amount: str) -> int:
+    whole, part = amount.lstrip("$").replace(",", "").split(".")
+    return int(whole) * 100 + int(part)
+
+
+def _offers(problem: Any) -> list[tuple[int, dict[str, Any], tuple[int, int] | None]]:
+    """Each shop's price of the asked model (new), shipping rule and deal, as its pages state them."""
+    pages = problem.data["records"]["site"]["pages"]
+    model = re.search(r"model ([A-Z]{2}-\d{3})", problem.prompt).group(1)  # type: ignore[union-attr]
+    offers = []
+    for shop in problem.data["shops"]:
+        price = next(_cents(row[3]) for path in shop["catalogue"] for row in pages[path]["table"][1:]
+                     if row[1] == model and row[2] == "new")
+        rule: dict[str, Any] = {}
+        deal = None
+        for path in shop["info"]:
+            text = " ".join(pages[path]["text"])
+            amounts = [_cents(a) for a in re.findall(r"\$\d+\.\d\d", text)]
+            if "per order" in text:
+                rule = {"fee": amounts[0], "free_from": amounts[1]}
+            elif "% off" in text:
+                deal = (int(text.split("%")[0]), amounts[0])
+        offers.append((price, rule, deal))
+    return offers
+
+
+def _total(price: int, units: int, rule: dict[str, Any], deal: tuple[int, int] | None, misread: str = "") -> int:
+    before = items = price * units
+    if deal and before >= deal[1]:
+        items = before * (100 - deal[0]) // 100
+    basis = before if misread == "threshold before the deal" else items
+    return items + (rule["fee"] if misread == "fee always" or basis < rule["free_from"] else 0)
+
+
+def _flat_share(misread: str) -> float:
+    """The share of levels 2-4's problems with flat shipping fees that ``misread`` answers right."""
+    right = counted = 0
+    for level in range(2, 5):
+        for seed in range(40):
+            problem = _site(level, seed)
+            offers = _offers(problem)
+            if "fee" not in offers[0][1]:
+                continue  # shipping by the item
+            units = problem.data["units"]
+            assert min(_total(p, units, r, d) for p, r, d in offers) == _cents(problem.answer)  # the parse is right
+            right += min(_total(p, units, r, d, misread) for p, r, d in offers) == _cents(problem.answer)
+            counted += 1
+    assert counted >= 30
+    return right / counted
+
+
+def test_compare_r31_web_the_threshold_counted_before_the_deal_fails() -> None:
+    assert _flat_share("threshold before the deal") < 0.1
+
+
+def test_compare_r31_web_the_fee_always_due_fails() -> None:
+    assert _flat_share("fee always") < 0.1
+
+
+# --- web/checkout: the days asked for sit at the answer's edge ------------------------------------------------------
+
+def _checkout_share(reads_within: Any) -> float:
+    """The share of levels 0-4's problems where choosing the cheapest option ``reads_within(days, asked)`` allows is
+    the answer."""
+    right = 0
+    for level in range(5):
+        for seed in range(60):
+            problem = SHOPS.sample(level, seed)
+            asked = int(re.search(r"within (\d+) days", problem.prompt).group(1))  # type: ignore[union-attr]
+            options = problem.data["records"]["shipping"]
+            allowed = [(option["price"], code) for code, option in options.items()
+                       if reads_within(option["days"], asked)]
+            right += bool(allowed) and min(allowed)[1] == problem.data["shipping"]
+    return right / 300
+
+
+def test_checkout_r31_web_the_stated_reading_is_the_answer() -> None:
+    assert _checkout_share(lambda days, asked: days <= asked) == 1
+
+
+def test_checkout_r31_web_within_read_as_under_fails() -> None:
+    assert _checkout_share(lambda days, asked: days < asked) < 0.2
+
+
+def test_checkout_r31_web_within_read_as_one_day_more_fails() -> None:
+    assert _checkout_share(lambda days, asked: days <= asked + 1) < 0.2
