@@ -22,14 +22,20 @@ The answer is the set of request numbers carried out (``none`` if none). The epi
 answer and on the final records (slots, fees) against those the policy determines. Requests are built on
 both sides of the policy (a tenth of problems all allowed, a twenty-fifth all refused), with near misses: a free
 slot at exactly 12:00 (afternoon), a slot taken by someone else earlier in the half-day, an appointment
-exactly 24 hours away (no fee). The difficulty is twice the requests plus the doctors and specialties plus
+exactly 24 hours away (no fee). In every mixed problem each part of the policy in play decides a request on its
+own (the earliest slot, 12:00 as afternoon, one appointment per specialty counting today's bookings and not today's
+cancellations, the referrals, the late fee and its exact 24 hours; see ``_blinds``): requests are built for the
+parts few requests decide first, and a draw the policy without some part would serve alike is drawn again. (v2 drew
+requests as they fell: on 100 seeds a level, counting 12:00 as morning solved 0.60-0.90 of levels 0-5, charging the
+fee at exactly 24 hours 0.93-0.97 and no fee 0.72-0.78 of levels 3-5, counting cancelled appointments 0.79-0.93 of
+levels 2-5, ignoring the referrals 0.33-0.72, the limit per specialty 0.31-0.89, taking the latest slot 0.47-0.58 of
+levels 0-2; now 0.03-0.15 on 60 seeds.) The difficulty is twice the requests plus the doctors and specialties plus
 twice the clauses in play plus the late cancellations plus the refused requests.
 
-Generation speed: about 510 problems/s at level 4 on this 2-core machine. Each problem builds the
-clinic's records (doctors, four days of slots each, existing appointments) and then replays the request
-list on a copy of them, checking every candidate request against the policy until one on the asked side
-is found; the replay is what makes each request's verdict follow from the records as they stand when it
-is made.
+Generation time: about 17 ms CPU a problem at level 4, 90 ms at the growth's limits (level 20). Each problem builds
+the clinic's records (doctors, four days of slots each, existing appointments) and then replays the request list on
+a copy of them, picking for each the first request that decides a part of the policy not yet decided (else one on the
+asked side); the replay is what makes each request's verdict follow from the records as they stand when it is made.
 """
 
 from __future__ import annotations
@@ -61,6 +67,9 @@ SPECIALTIES = (GENERAL, "dermatology", "cardiology", "neurology", "orthopedics",
 LATE_FEE = 4_000
 NOON = 12
 EXAMPLE = "<answer>2, 3</answer>"  # fixed placeholder
+# the parts of the policy (see ``_blinds``) in the order a mixed problem's requests are built for them: those that few
+# requests decide first
+RAREST_FIRST = ("noon", "cancelled", "fee_at_24", "no_fee", "earlier", "referrals", "no_limit", "latest")
 
 
 @register
@@ -68,8 +77,8 @@ class ClinicAppointments(RequestsServed):
     id = "service/clinic_appointments"
     family = "service"
     description = "Book and cancel a patient's clinic appointments under a stated scheduling policy."
-    version = 2  # v2: the policy breaks ties between equally early slots (the smallest slot id); a twenty-fifth
-    # of the problems refuse every request (v1: a tenth)
+    version = 3  # v3: every clause in play decides every mixed problem (v2: the policy breaks ties between equally
+    # early slots, the smallest slot id; a twenty-fifth of the problems refuse every request; v1: a tenth)
     tags = ("service", "multi-turn", "tools", "policy", "scheduling", "agentic")
     tool_names = ("find_patient", "get_patient", "free_slots", "book_slot", "cancel_slot", "charge_fee")
 
@@ -118,8 +127,12 @@ class ClinicAppointments(RequestsServed):
         patient: dict[str, Any] = {**draw_person(forge, rng, "N", "example.org"),
                                    "fees_cents": rng.choice((0, 0, 2_500)), "referrals": []}
         specialties = [GENERAL, *rng.sample(SPECIALTIES[1:], config.specialties - 1)]
-        if config.referrals:  # all of them where every request is to be allowed
+        rules = {"referrals": config.referrals, "cancels": config.cancels, "late_fee": config.late_fee}
+        blinds = _blinds(rules) if kind == "mixed" else ()
+        if config.referrals:  # all of them where every request is to be allowed, not all where the clause must decide
             patient["referrals"] = [s for s in specialties[1:] if kind == "all allowed" or rng.random() < 0.5]
+            if blinds and len(patient["referrals"]) == len(specialties) - 1:
+                patient["referrals"].remove(rng.choice(patient["referrals"]))
         doctors: dict[str, dict[str, str]] = {}
         for specialty in specialties:
             for _ in range(config.doctors):
@@ -132,8 +145,9 @@ class ClinicAppointments(RequestsServed):
             for day in range(4):
                 date = NOW.date() + timedelta(days=day)
                 for hour in rng.sample((8, 9, 10, 11, 12, 13, 14, 15, 16), rng.randint(2, 4)):
-                    start = datetime.combine(date, datetime.min.time()) + timedelta(hours=hour,
-                                                                                    minutes=rng.choice((0, 30)))
+                    # noon on the hour, so that 12:00 (the afternoon's first slot) comes up often
+                    minutes = 0 if hour == NOON else rng.choice((0, 30))
+                    start = datetime.combine(date, datetime.min.time()) + timedelta(hours=hour, minutes=minutes)
                     if start <= NOW:
                         continue
                     holder = rng.choice(others) if rng.random() < 0.35 else None
@@ -143,19 +157,28 @@ class ClinicAppointments(RequestsServed):
                             "doctors": doctors, "slots": slots}
         if config.cancels:  # appointments the patient holds already (some soon: a late cancellation)
             free = [s for s, slot in slots.items() if slot["patient"] is None]
-            for slot_id in rng.sample(free, min(len(free), rng.randint(1, 2))):
+            if "cancelled" in blinds:  # one held where a booking may follow its cancellation
+                free = [s for s in free if not config.referrals or doctors[slots[s]["doctor"]]["specialty"] in
+                        (GENERAL, *patient["referrals"])]
+            # where the fee's clause must decide: one inside 24 hours and one exactly 24 hours away
+            soon = [rng.choice((3, 20, 23)), 24] if "no_fee" in blinds else []
+            for slot_id in rng.sample(free, min(len(free), max(len(soon), rng.randint(1, 2)))):
                 slots[slot_id]["patient"] = patient["id"]
-                if config.late_fee and rng.random() < 0.5:  # soon: inside 24 hours, or exactly 24 hours away
-                    start = NOW + timedelta(hours=rng.choice((3, 20, 23, 24, 26)))
+                hours = soon.pop() if soon else rng.choice((3, 20, 23, 24, 26)) if config.late_fee and \
+                    rng.random() < 0.5 else None  # soon: inside 24 hours, or exactly 24 hours away
+                if hours is not None:
+                    start = NOW + timedelta(hours=hours)
                     moved = f"{slots[slot_id]['doctor']}-{start.strftime('%m%d%H%M')}"
                     if moved in slots:
                         return None
                     slots[moved] = {**slots.pop(slot_id), "start": start.isoformat(timespec="minutes")}
-        rules = {"referrals": config.referrals, "cancels": config.cancels, "late_fee": config.late_fee}
-        sides = draw_sides(rng, rng.randint(*config.requests), kind)
+        count = max(rng.randint(*config.requests), len(blinds))
+        sides = draw_sides(rng, count, kind)
         if sides is None:
             return None
         world: Records = json.loads(json.dumps(records))  # a copy (JSON-native records): deepcopy is several times slower
+        cancelled: set[str] = set()  # the specialties cancelled in the conversation (a blind policy reads them)
+        undecided = set(blinds)
         requests: list[dict[str, str]] = []
         for allowed in sides:
             options: list[dict[str, str]] = [
@@ -165,14 +188,32 @@ class ClinicAppointments(RequestsServed):
                 options += [{"kind": "cancel", "slot": s} for s, slot in world["slots"].items()
                             if slot["patient"] == patient["id"] and s in records["slots"]
                             and records["slots"][s]["patient"] == patient["id"]]
-            rng.shuffle(options)  # the first that is on the asked side (checking them all is slow)
-            request = next((o for o in options if o not in requests
-                            and _allowed(world, patient["id"], o, rules) == allowed), None)
+            options = [o for o in options if o not in requests]
+            rng.shuffle(options)  # the first that fits (checking them all is slow)
+            # in a mixed problem, a request that the rarest part not yet decided decides, on whichever side it falls
+            target = next((b for b in RAREST_FIRST if b in undecided), None)
+            request = target and next((o for o in options if _decides(world, records, cancelled, patient["id"], o,
+                                                                      rules, {target})), None)
+            if request is None and target == "cancelled":  # decided by a booking after a cancellation: cancel first
+                request = next((o for o in options if o["kind"] == "cancel"), None)
+            if request is None and undecided:
+                request = next((o for o in options if _decides(world, records, cancelled, patient["id"], o, rules,
+                                                               undecided)), None)
+            if request is None:
+                request = next((o for o in options if _allowed(world, patient["id"], o, rules) == allowed), None)
             if request is None:
                 return None
-            if allowed:
+            undecided -= _decides(world, records, cancelled, patient["id"], request, rules, undecided)
+            if _allowed(world, patient["id"], request, rules):
+                if request["kind"] == "cancel":
+                    cancelled.add(_specialty(world, request["slot"]))
                 _serve(world, patient["id"], request, rules)
             requests.append(request)
+        served, final = _outcome(records, patient["id"], requests, rules)
+        if kind == "mixed" and (all(served) or not any(served)):
+            return None
+        if any(_outcome(records, patient["id"], requests, rules, blind) == (served, final) for blind in blinds):
+            return None
         texts = [f"{n}. {_describe(records, r)}" for n, r in enumerate(requests, 1)]
         prompt = (
             f"You are a clinic's scheduling assistant. It is now {NOW.isoformat(sep=' ', timespec='minutes')}. "
@@ -185,7 +226,7 @@ class ClinicAppointments(RequestsServed):
             + f"\n\n{self.tools_prompt(config.budget)}"
         )
         data = {"records": records, "requests": requests, "rules": rules, "budget": config.budget}
-        return Problem(prompt=prompt, answer=served_answer(sides), data=data)
+        return Problem(prompt=prompt, answer=served_answer(served), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
         records: Records = copy.deepcopy(problem.data["records"])
@@ -244,47 +285,108 @@ def _describe(records: Records, request: dict[str, str]) -> str:
     return f"Cancel my {specialty} appointment of {slot['start'].replace('T', ' at ')}."
 
 
-def _candidates(records: Records, request: dict[str, str]) -> list[str]:
-    """The free slots that fit a booking request, earliest first (ties by slot id)."""
+def _blinds(rules: dict[str, bool]) -> tuple[str, ...]:
+    """The parts of the policy in play that a policy might leave out, as :func:`_allowed` and :func:`_calls` read
+    ``blind``: the earliest slot (``latest``: the latest), 12:00 as afternoon (``noon``: as morning), one
+    appointment per specialty (``no_limit``; ``earlier``: counting only those held before the conversation;
+    ``cancelled``: counting those cancelled in it too), the referrals, the late fee (``no_fee``; ``fee_at_24``: also
+    exactly 24 hours before)."""
+    return (("latest", "noon", "no_limit", "earlier") + (("referrals",) if rules["referrals"] else ())
+            + (("cancelled",) if rules["cancels"] else ()) + (("no_fee", "fee_at_24") if rules["late_fee"] else ()))
+
+
+def _specialty(records: Records, slot_id: str) -> str:
+    return records["doctors"][records["slots"][slot_id]["doctor"]]["specialty"]
+
+
+def _candidates(records: Records, request: dict[str, str], blind: str | None = None) -> list[str]:
+    """The free slots that fit a booking request, earliest first (ties by slot id; ``blind``, see :func:`_blinds`)."""
     fits = []
     for slot_id, slot in records["slots"].items():
-        start = datetime.fromisoformat(slot["start"])
-        if (slot["patient"] is None and records["doctors"][slot["doctor"]]["specialty"] == request["specialty"]
-                and slot["start"][:10] == request["date"] and (start.hour < NOON) == (request["half"] == "morning")
-                and start > datetime.fromisoformat(records["now"])):
-            fits.append((slot["start"], slot_id))
+        start = slot["start"]  # ISO times, which compare as strings
+        morning = start[11:16] < f"{NOON}:00" or (blind == "noon" and start[11:16] == f"{NOON}:00")
+        if (slot["patient"] is None and start[:10] == request["date"] and morning == (request["half"] == "morning")
+                and records["doctors"][slot["doctor"]]["specialty"] == request["specialty"]
+                and start > records["now"]):
+            fits.append((start, slot_id))
     return [slot_id for _, slot_id in sorted(fits)]
 
 
-def _late(records: Records, slot_id: str) -> bool:
+def _late(records: Records, slot_id: str, blind: str | None = None) -> bool:
     start = datetime.fromisoformat(records["slots"][slot_id]["start"])
-    return start - datetime.fromisoformat(records["now"]) < timedelta(hours=24)
+    ahead = start - datetime.fromisoformat(records["now"])
+    return ahead <= timedelta(hours=24) if blind == "fee_at_24" else ahead < timedelta(hours=24)
 
 
-def _allowed(records: Records, patient_id: str, request: dict[str, str], rules: dict[str, bool]) -> bool:
+def _allowed(records: Records, patient_id: str, request: dict[str, str], rules: dict[str, bool],
+             blind: str | None = None, start: Records | None = None, cancelled: frozenset[str] | set[str] = frozenset()
+             ) -> bool:
+    """Whether the policy allows ``request`` (``blind``: without that part, see :func:`_blinds`; ``start``: the
+    records before the conversation and ``cancelled`` the specialties cancelled in it, which blind policies read)."""
     if request["kind"] == "cancel":
         return records["slots"][request["slot"]]["patient"] == patient_id
     patient = records["patients"][patient_id]
-    if rules["referrals"] and request["specialty"] != GENERAL and request["specialty"] not in patient["referrals"]:
+    specialty = request["specialty"]
+    if rules["referrals"] and specialty != GENERAL and specialty not in patient["referrals"] and blind != "referrals":
         return False
-    held = any(slot["patient"] == patient_id and records["doctors"][slot["doctor"]]["specialty"] == request["specialty"]
-               for slot in records["slots"].values())
-    return not held and bool(_candidates(records, request))
+    counted = (start or records) if blind == "earlier" else records
+    held = any(slot["patient"] == patient_id and counted["doctors"][slot["doctor"]]["specialty"] == specialty
+               for slot in counted["slots"].values()) or (blind == "cancelled" and specialty in cancelled)
+    return (not held or blind == "no_limit") and bool(_candidates(records, request, blind))
 
 
-def _serve(records: Records, patient_id: str, request: dict[str, str],
-           rules: dict[str, bool]) -> list[tuple[str, dict[str, Any]]]:
-    """Carry out an allowed request on ``records``; the function calls that do it."""
+def _calls(records: Records, patient_id: str, request: dict[str, str], rules: dict[str, bool],
+           blind: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """The function calls that carry out an allowed request on ``records`` (``blind``: as the policy without that
+    part does)."""
     if request["kind"] == "book":
-        slot_id = _candidates(records, request)[0]
-        records["slots"][slot_id]["patient"] = patient_id
+        slot_id = _candidates(records, request, blind)[-1 if blind == "latest" else 0]
         return [("book_slot", {"slot_id": slot_id, "patient_id": patient_id})]
     calls: list[tuple[str, dict[str, Any]]] = [("cancel_slot", {"slot_id": request["slot"]})]
-    if rules["late_fee"] and _late(records, request["slot"]):
-        records["patients"][patient_id]["fees_cents"] += LATE_FEE
+    if rules["late_fee"] and _late(records, request["slot"], blind) and blind != "no_fee":
         calls.append(("charge_fee", {"patient_id": patient_id, "amount_cents": LATE_FEE}))
-    records["slots"][request["slot"]]["patient"] = None
     return calls
+
+
+def _serve(records: Records, patient_id: str, request: dict[str, str], rules: dict[str, bool],
+           blind: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """Carry out an allowed request on ``records``; the function calls that do it."""
+    calls = _calls(records, patient_id, request, rules, blind)
+    for name, arguments in calls:
+        if name == "book_slot":
+            records["slots"][arguments["slot_id"]]["patient"] = patient_id
+        elif name == "cancel_slot":
+            records["slots"][arguments["slot_id"]]["patient"] = None
+        else:
+            records["patients"][patient_id]["fees_cents"] += arguments["amount_cents"]
+    return calls
+
+
+def _decides(records: Records, start: Records, cancelled: set[str], patient_id: str, request: dict[str, str],
+             rules: dict[str, bool], among: set[str]) -> set[str]:
+    """The parts of the policy ``among`` whose absence would change what ``request`` does on ``records``."""
+    def calls(blind: str | None) -> list[tuple[str, dict[str, Any]]]:
+        if not _allowed(records, patient_id, request, rules, blind, start, cancelled):
+            return []
+        return _calls(records, patient_id, request, rules, blind)
+
+    done = calls(None)
+    return {blind for blind in among if calls(blind) != done}
+
+
+def _outcome(records: Records, patient_id: str, requests: list[dict[str, str]], rules: dict[str, bool],
+             blind: str | None = None) -> tuple[list[bool], Records]:
+    """Which requests the policy serves (``blind``: without that part) and the records it leaves."""
+    world: Records = json.loads(json.dumps(records))
+    cancelled: set[str] = set()
+    served = []
+    for request in requests:
+        served.append(_allowed(world, patient_id, request, rules, blind, records, cancelled))
+        if served[-1]:
+            if request["kind"] == "cancel":
+                cancelled.add(_specialty(world, request["slot"]))
+            _serve(world, patient_id, request, rules, blind)
+    return served, world
 
 
 # --- the functions (they do what they are asked; the policy is the agent's) -----------------------------------

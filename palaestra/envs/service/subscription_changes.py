@@ -22,21 +22,13 @@ forbids:
 One charge or refund per request. The answer is the net amount charged today (charges minus refunds, in
 dollars; negative for a net refund). The episode is judged on the answer and on the final records against
 those the policy determines. Requests are built on both sides of the policy (a tenth of problems
-all allowed, a twenty-fifth all refused), so neither serving everything nor nothing pays. The difficulty is the
+all allowed, a twenty-fifth all refused), so neither serving everything nor nothing pays. In every mixed problem
+each clause in play decides a request on its own (the trial, annual and past-due refusals; the cooling-off
+exception both ways): a subscription is made for each refusal, requests that a clause decides come first, and a
+draw the policy without some clause would serve alike is drawn again. (v2 drew requests as they fell: on 100 seeds
+a level, ignoring the annual clause solved 0.50-0.67 of levels 2-5, the trial clause 0.49-0.64 of levels 2-5, the
+past-due clause 0.42-0.54, cancelling always at renewal or always now 0.50-0.78; now 0.03-0.17.) The difficulty is the
 requests plus the subscriptions plus twice the clauses in play plus the prorated requests.
-
-Version 3 (red team, round 3): most clauses decided few requests, so serving the requests with one clause left out
-still met the policy in many problems (levels 2-5, 200 problems each): the trial clause 0.43-0.65, the annual one
-0.46-0.63, the past-due one 0.45-0.54 (levels 4-5), and the cancellation rule read as always "now" 0.65-0.76 or
-always "at renewal" 0.52-0.75 (levels 3-5). Now a mixed problem names, before it is drawn, four of the clauses in
-play (every one where fewer are in play; the cancellation rule counts as two, its exception and its rule), steers
-its requests to a subscription each named clause decides, and is kept only when leaving any named clause out
-changes what the policy does. Level 3 has three subscriptions and four to six requests (was two to three, three to
-five), room for its four clauses. Leaving one clause out now meets the policy in 0.09-0.32 of the problems of levels 2-5
-(the most at level 4, where one of five clauses goes unnamed; the trial clause alone at levels 0-1: 0.10-0.14).
-
-Generation speed: 1-19 ms of CPU a problem (level 4 slowest: about 30 draws a problem, the whole policy served again
-without each named clause).
 """
 
 from __future__ import annotations
@@ -80,7 +72,8 @@ class SubscriptionChanges(ServiceTask):
     family = "service"
     description = "Carry out subscription plan and seat changes under a billing policy with exact proration."
     tags = ("service", "multi-turn", "tools", "policy", "billing", "agentic")
-    version = 3  # v3: four named clauses in play decide each mixed problem (v2: leaving one out paid 0.43-0.76)
+    version = 3  # v3: every clause in play decides every mixed problem (v2: a twenty-fifth of the problems refuse
+    # every request; v1: a tenth)
     tool_names = ("find_customer", "get_subscription", "change_plan", "change_seats", "cancel_subscription",
                   "charge", "refund")
 
@@ -97,7 +90,7 @@ class SubscriptionChanges(ServiceTask):
         Config((1, 2), (2, 2), False, False, False, 8),
         Config((2, 2), (2, 3), False, False, False, 10),
         Config((2, 3), (3, 4), True, False, False, 14),
-        Config((3, 3), (4, 6), True, True, False, 20),
+        Config((2, 3), (3, 5), True, True, False, 18),
         Config((3, 4), (4, 6), True, True, True, 22),
     )
     growth = Growth(limits={"subscriptions": 7, "requests": 14, "budget": 44})
@@ -124,22 +117,25 @@ class SubscriptionChanges(ServiceTask):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = draw_side(rng)
-        rules = {"annual": config.annual, "cancels": config.cancels, "past_due": config.past_due}
-        in_play = [clause for clause in CLAUSES if CLAUSE_RULE[clause] is None or rules[CLAUSE_RULE[clause]]]
-        # Named before the draw (redraws must not favour the clauses that decide most easily).
-        deciding = rng.sample(in_play, min(DECIDING, len(in_play))) if kind == "mixed" else []
-        # Attempts: levels 3-4 keep about one draw in 25-30 (four named clauses; 99% of problems within 220 draws).
-        return retry(lambda: self._draw(rng, config, kind, deciding),
-                     what="requests on the asked sides of the policy that the named clauses decide", attempts=1_000)
+        return retry(lambda: self._draw(rng, config, kind), what="requests on the asked sides of the policy",
+                     attempts=200)
 
-    def _draw(self, rng: random.Random, config: Config, kind: str, deciding: list[str]) -> Problem | None:
+    def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
         forge = NameForge(rng)
         customer = draw_person(forge, rng, "U")
+        rules = {"annual": config.annual, "cancels": config.cancels, "past_due": config.past_due}
+        blinds = _blinds(rules) if kind == "mixed" else ()
+        # the first subscriptions are made for the refusing clauses in play to have one to refuse
+        roles = [b for b in ("trial", "annual", "past_due") if b in blinds]
         subscriptions: dict[str, dict[str, Any]] = {}
-        for product in rng.sample(PRODUCTS, rng.randint(*config.subscriptions)):
-            billing = "annual" if config.annual and rng.random() < 0.4 else "monthly"
+        for product in rng.sample(PRODUCTS, max(rng.randint(*config.subscriptions), len(roles))):
+            role = roles.pop() if roles else None
+            billing = "annual" if role == "annual" or (config.annual and rng.random() < 0.4) else "monthly"
             start = TODAY - timedelta(days=rng.randint(0, PERIOD_DAYS[billing] - 1))
-            status = rng.choice(("active", "active", "active", "trial") + (("past_due",) if config.past_due else ()))
+            if role == "annual" and config.cancels and rng.random() < 0.5:  # a fresh annual period to cancel
+                start = TODAY - timedelta(days=rng.randint(0, COOLING_OFF_DAYS))
+            status = role if role in ("trial", "past_due") else "active" if role else rng.choice(
+                ("active", "active", "active", "trial") + (("past_due",) if config.past_due else ()))
             subscriptions[f"S{rng.randint(100, 999)}{product[0]}"] = {
                 "customer": customer["id"], "product": product, "plan": rng.choice(list(PLANS)),
                 "billing": billing, "seats": rng.randint(1, 25), "start": start.isoformat(),
@@ -149,29 +145,38 @@ class SubscriptionChanges(ServiceTask):
             return None
         records = {"today": TODAY.isoformat(), "plans": dict(PLANS), "customers": {customer["id"]: customer},
                    "subscriptions": subscriptions, "ledger": []}
-        rules = {"annual": config.annual, "cancels": config.cancels, "past_due": config.past_due}
-        sides = draw_sides(rng, rng.randint(*config.requests), kind)
+        count = max(rng.randint(*config.requests), len(blinds) + 1 if blinds else 0)
+        sides = draw_sides(rng, count, kind)
         if sides is None:
             return None
+        if blinds:  # a refused request for each refusing clause and an allowed one for each cancellation's side
+            refusing = sum(b in ("trial", "annual", "past_due") for b in blinds)
+            sides = [False] * refusing + [True] * (len(blinds) - refusing) + sides[len(blinds):]
+            rng.shuffle(sides)
+            if all(sides) or not any(sides):
+                return None
         world = copy.deepcopy(records)
         requests: list[dict[str, Any]] = []
+        undecided = set(blinds)
         for allowed in sides:
             options = [r for r in _options(world, rng, rules) if _fits(requests, r)
                        and _allowed(world, r, rules) == allowed]
+            deciding = [r for r in options if _decides(world, r, rules) & undecided]
             charging = [r for r in options if _charges(world, r)]
-            if allowed and charging and rng.random() < 0.7:  # most served requests move money
+            if deciding:  # each clause in play gets a request it decides
+                options = deciding
+            elif allowed and charging and rng.random() < 0.7:  # most served requests move money
                 options = charging
-            # A named clause no request tests yet: a request it decides, where one fits.
-            untested = [clause for clause in deciding
-                        if not any(_decided_by(world, r, clause) for r in requests)]
-            steered = [r for r in options if any(_decided_by(world, r, clause) for clause in untested)]
-            options = steered or options
             if not options:
                 return None
             request = rng.choice(options)
+            undecided -= _decides(world, request, rules)
             if allowed:
                 _serve(world, request, rules)
             requests.append(request)
+        outcome = _outcome(records, requests, rules)
+        if any(_outcome(records, requests, rules, blind) == outcome for blind in blinds):
+            return None
         texts = [f"{n}. {_describe(subscriptions, r)}" for n, r in enumerate(requests, 1)]
         prompt = (
             f"You are a billing agent of a software company. Today is {TODAY.isoformat()}. Plans (price per seat per "
@@ -186,10 +191,7 @@ class SubscriptionChanges(ServiceTask):
             + f"\n\n{self.tools_prompt(config.budget)}"
         )
         data = {"records": records, "requests": requests, "rules": rules, "budget": config.budget}
-        served = served_records(data, _allowed, _serve)
-        if any(_served_without(data, clause) == served for clause in deciding):
-            return None  # a named clause left out would still do what the policy does
-        net = ledger_net(served["ledger"])
+        net = ledger_net(served_records(data, _allowed, _serve)["ledger"])
         return Problem(prompt=prompt, answer=dollars(net), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
@@ -288,55 +290,51 @@ def _charges(records: Records, request: dict[str, Any]) -> bool:
     return (date.fromisoformat(records["today"]) - date.fromisoformat(sub["start"])).days <= COOLING_OFF_DAYS
 
 
-def _refusal(records: Records, request: dict[str, Any], rules: dict[str, bool], ignoring: str = "") -> str | None:
-    """The first clause that forbids ``request`` (``trial``, ``past due``, ``annual``; not the one ``ignoring``
-    names), or None when the policy allows it."""
+def _blinds(rules: dict[str, bool]) -> tuple[str, ...]:
+    """The clauses in play that a policy might leave out, each named as :func:`_allowed` and :func:`_serve` read
+    ``blind``: the trial, annual and past-due refusals, and the cooling-off exception both ways (a cancellation
+    always at renewal, or always now with a refund)."""
+    return (("trial",) + (("annual",) if rules["annual"] else ())
+            + (("cooling_never", "cooling_always") if rules["cancels"] else ())
+            + (("past_due",) if rules["past_due"] else ()))
+
+
+def _allowed(records: Records, request: dict[str, Any], rules: dict[str, bool], blind: str | None = None) -> bool:
+    """Whether the policy allows ``request`` (``blind``: the policy without that clause, see :func:`_blinds`)."""
     sub = records["subscriptions"][request["sub"]]
     if request["kind"] == "cancel":
-        return None
+        return True
+    if (sub["status"] == "trial" and blind != "trial") or (
+            rules["past_due"] and sub["status"] == "past_due" and blind != "past_due"):
+        return False
     shrinking = (request["kind"] == "plan" and PLANS[request["plan"]] < PLANS[sub["plan"]]) or (
         request["kind"] == "seats" and request["seats"] < 0)
-    forbidding = {"trial": sub["status"] == "trial", "past due": rules["past_due"] and sub["status"] == "past_due",
-                  "annual": rules["annual"] and sub["billing"] == "annual" and shrinking}
-    return next((clause for clause, forbids in forbidding.items() if forbids and clause != ignoring), None)
+    return not (rules["annual"] and sub["billing"] == "annual" and shrinking and blind != "annual")
 
 
-def _allowed(records: Records, request: dict[str, Any], rules: dict[str, bool]) -> bool:
-    return _refusal(records, request, rules) is None
+def _decides(records: Records, request: dict[str, Any], rules: dict[str, bool]) -> set[str]:
+    """The clauses whose absence would change what ``request`` does on ``records``."""
+    def calls(blind: str | None) -> list[tuple[str, dict[str, Any]]]:
+        if not _allowed(records, request, rules, blind):
+            return []
+        # serving reads and changes only the request's subscription and the ledger: copy just those
+        sub_id = request["sub"]
+        alone = {"today": records["today"], "subscriptions": {sub_id: dict(records["subscriptions"][sub_id])},
+                 "ledger": []}
+        return _serve(alone, request, rules, blind)
+
+    served = calls(None)
+    return {blind for blind in _blinds(rules) if calls(blind) != served}
 
 
-# The clauses a mixed problem's requests must each decide (version 3): the three that refuse, and the cancellation
-# rule's two parts (its exception, within the first days: now with a refund; its rule, after them: at renewal).
-CLAUSES = ("trial", "annual", "past due", "cancel early", "cancel late")
-CLAUSE_RULE = {"trial": None, "annual": "annual", "past due": "past_due", "cancel early": "cancels",
-               "cancel late": "cancels"}  # the config switch that puts each in play
-DECIDING = 4  # named per mixed problem (all five at once: too few draws meet them with 4-6 requests)
-
-
-def _early(records: Records, sub: dict[str, Any]) -> bool:
-    """Whether a cancellation today falls within the first days of the subscription's period."""
-    return (date.fromisoformat(records["today"]) - date.fromisoformat(sub["start"])).days <= COOLING_OFF_DAYS
-
-
-def _decided_by(records: Records, request: dict[str, Any], clause: str) -> bool:
-    """Whether ``clause`` decides what the policy does with ``request`` on ``records``."""
-    if request["kind"] == "cancel":
-        early = _early(records, records["subscriptions"][request["sub"]])
-        return clause == ("cancel early" if early else "cancel late")
-    every = {"annual": True, "past_due": True, "cancels": True}
-    return _refusal(records, request, every) == clause and _refusal(records, request, every, ignoring=clause) is None
-
-
-def _served_without(data: dict[str, Any], clause: str) -> Records:
-    """The records as a policy without ``clause`` leaves them (a cancellation part left out: the other applies)."""
-    def allowed(records: Records, request: dict[str, Any], rules: dict[str, bool]) -> bool:
-        return _refusal(records, request, rules, ignoring=clause) is None
-
-    def serve(records: Records, request: dict[str, Any], rules: dict[str, bool]) -> list[tuple[str, dict[str, Any]]]:
-        early = {"cancel early": False, "cancel late": True}.get(clause)
-        return _serve(records, request, rules, early)
-
-    return served_records(data, allowed, serve)
+def _outcome(records: Records, requests: list[dict[str, Any]], rules: dict[str, bool],
+             blind: str | None = None) -> Records:
+    """The records after ``requests`` are served by the policy (``blind``: without that clause)."""
+    world = copy.deepcopy(records)
+    for request in requests:
+        if _allowed(world, request, rules, blind):
+            _serve(world, request, rules, blind)
+    return world
 
 
 def _prorated(sub: dict[str, Any], per_seat_month: int, seats: int, today: date) -> int:
@@ -347,9 +345,9 @@ def _prorated(sub: dict[str, Any], per_seat_month: int, seats: int, today: date)
 
 
 def _serve(records: Records, request: dict[str, Any], rules: dict[str, bool],
-           early: bool | None = None) -> list[tuple[str, dict[str, Any]]]:
-    """Carry out an allowed request on ``records``; the function calls that do it (``early`` overrides whether a
-    cancellation falls within the first days, for a policy that misreads the rule)."""
+           blind: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """Carry out an allowed request on ``records``; the function calls that do it (``blind``: as the policy
+    without that clause does)."""
     today = date.fromisoformat(records["today"])
     sub_id = request["sub"]
     sub = records["subscriptions"][sub_id]
@@ -377,7 +375,8 @@ def _serve(records: Records, request: dict[str, Any], rules: dict[str, bool],
         else:
             sub["pending_seats"] = seats
             calls.append(("change_seats", {"subscription_id": sub_id, "seats": seats, "when": "renewal"}))
-    elif _early(records, sub) if early is None else early:
+    elif blind == "cooling_always" or (blind != "cooling_never"
+                                       and (today - date.fromisoformat(sub["start"])).days <= COOLING_OFF_DAYS):
         amount = _prorated(sub, PLANS[sub["plan"]], sub["seats"], today)
         sub["status"] = "cancelled"
         calls.append(("cancel_subscription", {"subscription_id": sub_id, "when": "now"}))
