@@ -340,21 +340,27 @@ _MONEY_LEAD_IN = re.compile(
     r"(?:the|your)\s+(?:[a-z-]+\s+){0,3}?(?:amount|fee|fees|refund|payout|charge|price|balance|difference|"
     r"adjustment|correction|credit|cost|total)(?:\s+(?:due|owed))?\s+(?:is|equals|comes\s+to)\s+(?=\S)",
     re.IGNORECASE)
+# The currency's code before the amount ("USD 12.50", "US$12.50"), as a grader reads it: the dollars named first.
+_CURRENCY_CODE = re.compile(r"^(-?\s*)(?:USD\s*|US(?=\$))", re.IGNORECASE)
 
 
 def dollars_text(answer: str) -> str:
     r"""An answer's amount with its dollar sign taken out for the number reader, a sign before it kept.
 
     The sign is ``$`` or LaTeX's ``\$`` (``\boxed{\$17.00}``), taken once; a minus right before it (``-$ 5``), or alone
-    before it (``- $5``), joins the number. A naming sentence before it (``The change fee is``) goes.
+    before it (``- $5``), joins the number. A naming sentence before it (``The change fee is``) goes, and so does the
+    currency's code before the amount (``USD 5``, ``US$5``).
 
     >>> dollars_text("-$ 117.48"), dollars_text(r"\boxed{\$17.00}"), dollars_text("The change fee is $5.")
     ('-117.48', '\\boxed{17.00}', '5.')
+    >>> dollars_text("USD 459.45"), dollars_text("US$12.50"), dollars_text("-USD 3")
+    ('459.45', '12.50', '-3')
     """
     text = answer.strip().replace("\\$", "$", 1)
     lead_in = _MONEY_LEAD_IN.match(text)
     if lead_in:
         text = text[lead_in.end():]
+    text = _CURRENCY_CODE.sub(r"\1", text, count=1)
     at = text.find("$")
     if at < 0:
         return text

@@ -1,0 +1,16 @@
+"""Red team r31 (lead): grading fixes in shared readers that the session's helpers reported."""
+
+from __future__ import annotations
+
+from palaestra.core.registry import make_source
+from palaestra.envs.service.common import judge_dollars
+
+
+def test_lead_r31_an_amount_after_its_currency_code_is_read() -> None:
+    problem = make_source("service/subscription_changes").sample(2, 0)
+    amount = (problem.answer or "").lstrip("-$")
+    sign = "-" if (problem.answer or "").startswith("-") else ""
+    assert judge_dollars(problem, f"{sign}USD {amount}").correct
+    assert judge_dollars(problem, f"{sign}US${amount}").correct
+    assert not judge_dollars(problem, f"{sign}USD {amount} or $0.00").correct
+    assert not judge_dollars(problem, "USD 0.01" if problem.answer != "$0.01" else "USD 0.02").correct
