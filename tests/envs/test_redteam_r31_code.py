@@ -196,3 +196,70 @@ def test_sql_top_n_slips_fail_some_hidden_table_in_every_problem() -> None:
                     got = [sql_window._key(sql_window._top(moved, s, rows, position)) for rows in data["tables"]]
                     assert got != expected, (level, seed, position, shift)
     assert drawn >= 30
+
+
+# -- prolog_list_relations -------------------------------------------------------------------------
+
+PROLOG_SLIPS = {  # relation: {slip: program (NAME stands for the drawn predicate name)}
+    "stutter": {
+        # The inverse mode takes every k-th element and never checks that the copies are equal.
+        "copies not compared": (
+            "NAME(L, R) :- is_list(L), !, NAME_fwd(L, R).\n"
+            "NAME(L, R) :- NAME_back(R, L).\n"
+            "NAME_fwd([], []).\n"
+            "NAME_fwd([X|T], R) :- COPIES, append(Xs, R1, R), NAME_fwd(T, R1).\n"
+            "NAME_back([], []).\n"
+            "NAME_back(R, [X|T]) :- LEN, append(Group, R1, R), Group = [X|_], NAME_back(R1, T).\n"),
+    },
+    "runs": {
+        "count of 0 accepted": (
+            "NAME(L, R) :- is_list(L), !, NAME_enc(L, R).\n"
+            "NAME(L, R) :- NAME_dec(R, none, L).\n"
+            "NAME_enc([], []).\n"
+            "NAME_enc([X|T], [N-X|R]) :- NAME_take(X, T, 1, N, Rest), NAME_enc(Rest, R).\n"
+            "NAME_take(X, [Y|T], K, N, Rest) :- X == Y, !, K1 is K + 1, NAME_take(X, T, K1, N, Rest).\n"
+            "NAME_take(_, Rest, N, N, Rest).\n"
+            "NAME_dec([], _, []).\n"
+            "NAME_dec([N-X|R], P, L) :- integer(N), X \\== P, length(C, N), maplist(=(X), C), "
+            "NAME_dec(R, X, T), append(C, T, L).\n"),
+        "equal neighbours accepted": (
+            "NAME(L, R) :- is_list(L), !, NAME_enc(L, R).\n"
+            "NAME(L, R) :- NAME_dec(R, L).\n"
+            "NAME_enc([], []).\n"
+            "NAME_enc([X|T], [N-X|R]) :- NAME_take(X, T, 1, N, Rest), NAME_enc(Rest, R).\n"
+            "NAME_take(X, [Y|T], K, N, Rest) :- X == Y, !, K1 is K + 1, NAME_take(X, T, K1, N, Rest).\n"
+            "NAME_take(_, Rest, N, N, Rest).\n"
+            "NAME_dec([], []).\n"
+            "NAME_dec([N-X|R], L) :- integer(N), N >= 1, length(C, N), maplist(=(X), C), "
+            "NAME_dec(R, T), append(C, T, L).\n"),
+    },
+}
+
+
+def _prolog_problems(relation: str, count: int) -> list:
+    from palaestra.envs.code.prolog_list_relations import PrologListRelations
+
+    env = PrologListRelations()
+    levels = {"stutter": (0, 1, 3), "runs": (2, 3, 4)}[relation]
+    found = [problem for level in levels for seed in range(40)
+             if (problem := env.sample(level=level, seed=seed)).data["relation"] == relation]
+    return [env, found[:count]]
+
+
+@pytest.mark.parametrize(("relation", "slip"), [(r, s) for r in sorted(PROLOG_SLIPS) for s in sorted(PROLOG_SLIPS[r])])
+def test_prolog_decoding_without_a_stated_check_rejected(relation: str, slip: str) -> None:
+    # Before v2: the stutter slip passed 1.00 of the stutter problems, a zero count 0.67-0.70, equal neighbours
+    # 0.31-0.35 of the runs problems.
+    _need("swipl")
+    env, problems = _prolog_problems(relation, 4)
+    assert len(problems) == 4
+    for problem in problems:
+        name, p = problem.data["name"], problem.data["params"]
+        program = PROLOG_SLIPS[relation][slip].replace("NAME", name)
+        if relation == "stutter":
+            k = p["copies"]
+            program = (program.replace("COPIES", f"length(Xs, {k}), maplist(=(X), Xs)")
+                       .replace("LEN", f"length(Group, {k})"))
+        assert env.verify(problem, problem.answer).correct
+        verdict = env.verify(problem, f"```prolog\n{program}```")
+        assert not verdict.correct, (slip, problem.data["queries"], verdict.feedback)
