@@ -15,6 +15,12 @@ library only) and run once on every hidden test: the input starts with the numbe
 program prints one line per test. The expected lines come from each template's Python program run in-process
 (:func:`palaestra.envs.code._polyglot.run_reference`); the Go reference is the gold answer. Lines are compared
 exactly up to trailing whitespace.
+
+Version 3 (red team, round 3): the hidden tests now fail the plausible slips of each template (each template's
+``slips``, redrawn until every one fails some test). Before, a closing bracket with none open never occurred (a
+program skipping it passed 1.00 of the bracket problems), ignoring the kinds of brackets passed 0.22-0.68, FIFO for
+LRU (or back) 0.16-0.68, a strict bound on the primes' range 0.34-0.55, a spiral walking a last single line twice
+0.09-0.40; now 0.00 each.
 """
 
 from __future__ import annotations
@@ -53,6 +59,10 @@ class GoTemplate(StdioTemplate):
     def fields(self, p: dict[str, Any]) -> dict[str, Any]:
         return {}
 
+    def tells_slips_apart(self, inputs: list[str], params: dict[str, Any]) -> bool:
+        """Whether the tests fail the slips that :attr:`slips` does not name (checked on the inputs alone)."""
+        return True
+
     def sources(self, params: dict[str, Any]) -> dict[str, str]:
         fields = self.fields(params)
         return {"python": python_program(CODE(f"{self.section}.python", **fields), params),
@@ -61,6 +71,9 @@ class GoTemplate(StdioTemplate):
 
 class Brackets(GoTemplate):
     name, section, tier = "brackets", "Brackets", 1
+    # a closing bracket with none open skipped, the kinds of brackets not compared, the length (not the length
+    # plus one) for brackets left open
+    slips = ("stray_skipped", "kinds_ignored", "open_at_length")
     VERDICTS = (("ok", "bad"), ("balanced", "broken"), ("YES", "NO"), ("valid", "invalid"))
 
     def params(self, rng: random.Random) -> dict[str, Any]:
@@ -79,20 +92,30 @@ class Brackets(GoTemplate):
                 "length of the string plus one.")
 
     def case(self, rng: random.Random, params: dict[str, Any], size: int) -> Any:
-        opens, closes = "([{", ")]}"
         out: list[str] = []
         stack: list[int] = []
         for _ in range(rng.randint(2, 2 * size + 2)):
             if stack and rng.random() < 0.5:
-                kind = stack.pop()
-                out.append(closes[kind] if rng.random() > 0.05 else closes[(kind + 1) % 3])
+                out.append(CLOSES[stack.pop()])
             else:
                 kind = rng.randrange(3)
                 stack.append(kind)
-                out.append(opens[kind])
+                out.append(OPENS[kind])
         if rng.random() < 0.6:
-            out += [closes[k] for k in reversed(stack)]
+            out += [CLOSES[k] for k in reversed(stack)]
+        # Each kind of fault in about a quarter of the tests, so that a program mishandling one of them fails.
+        fault = rng.choice(("none", "none", "stray", "mismatch"))
+        closing = [i for i, c in enumerate(out) if c in CLOSES]
+        if fault == "stray":  # a closing bracket where none is open
+            balanced = [i for i in range(len(out) + 1) if _depth(out[:i]) == 0]
+            out.insert(rng.choice(balanced), rng.choice(CLOSES))
+        elif fault == "mismatch" and closing:
+            at = rng.choice(closing)
+            out[at] = rng.choice([c for c in CLOSES if c != out[at]])
         return "".join(out)
+
+    def slip_answer(self, slip: str, case: Any, params: dict[str, Any]) -> str | None:
+        return _bracket_verdict(case, params, slip)
 
     def case_input(self, case: Any, params: dict[str, Any]) -> str:
         return case + "\n"
@@ -101,8 +124,34 @@ class Brackets(GoTemplate):
         return len(text.strip())
 
 
+OPENS, CLOSES = "([{", ")]}"
+
+
+def _depth(text: list[str]) -> int:
+    return sum(1 if c in OPENS else -1 for c in text)
+
+
+def _bracket_verdict(text: str, params: dict[str, Any], slip: str = "") -> str:
+    """The verdict line for one test (the reference with no ``slip``; else the program with that slip)."""
+    stack: list[int] = []
+    deepest = 0
+    for position, c in enumerate(text, 1):
+        if c in OPENS:
+            stack.append(OPENS.index(c))
+            deepest = max(deepest, len(stack))
+        elif not stack:
+            if slip != "stray_skipped":
+                return f"{params['wrong']} {position}"
+        elif stack.pop() != CLOSES.index(c) and slip != "kinds_ignored":
+            return f"{params['wrong']} {position}"
+    if stack:
+        return f"{params['wrong']} {len(text) + (0 if slip == 'open_at_length' else 1)}"
+    return f"{params['right']} {deepest}"
+
+
 class Spiral(GoTemplate):
     name, section, tier = "spiral", "Spiral", 1
+    slips = ("unguarded",)  # the inner row or column of one line walked back a second time
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         step = rng.choice((1, 2, 3))
@@ -122,7 +171,20 @@ class Spiral(GoTemplate):
 
     def case(self, rng: random.Random, params: dict[str, Any], size: int) -> Any:
         rows, cols = rng.randint(1, 1 + size), rng.randint(1, 1 + size)
+        if rows * cols <= params["skip"]:  # at least one element printed: an empty last line is no line at all
+            cols = params["skip"] + 1
         return [[rng.randint(-9, 99) for _ in range(cols)] for _ in range(rows)]
+
+    def slip_answer(self, slip: str, case: Any, params: dict[str, Any]) -> str | None:
+        out: list[int] = []
+        top, bottom, left, right = 0, len(case) - 1, 0, len(case[0]) - 1
+        while top <= bottom and left <= right:  # the reference's walk without its two checks for a last line
+            out += case[top][left:right + 1]
+            out += [case[r][right] for r in range(top + 1, bottom + 1)]
+            out += case[bottom][left:right][::-1]
+            out += [case[r][left] for r in range(bottom - 1, top, -1)]
+            top, bottom, left, right = top + 1, bottom - 1, left + 1, right - 1
+        return " ".join(map(str, out[params["skip"]::params["step"]]))
 
     def case_input(self, case: Any, params: dict[str, Any]) -> str:
         return f"{len(case)} {len(case[0])}\n" + "".join(" ".join(map(str, row)) + "\n" for row in case)
@@ -134,6 +196,7 @@ class Spiral(GoTemplate):
 
 class Cache(GoTemplate):
     name, section, tier = "cache", "Cache", 2
+    slips = ("other_policy",)  # LRU for FIFO or FIFO for LRU
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"policy": rng.choice(("lru", "fifo"))}
@@ -153,6 +216,21 @@ class Cache(GoTemplate):
         n = rng.randint(3, 4 * size + 4)
         universe = rng.randint(2, 2 + size)
         return {"capacity": rng.randint(1, max(1, universe - 1)), "keys": [rng.randint(1, universe) for _ in range(n)]}
+
+    def slip_answer(self, slip: str, case: Any, params: dict[str, Any]) -> str | None:
+        other = "fifo" if params["policy"] == "lru" else "lru"
+        cache: dict[int, int] = {}  # key -> its time stamp (last request for LRU, entry for FIFO)
+        misses = 0
+        for clock, key in enumerate(case["keys"]):
+            if key in cache:
+                if other == "lru":
+                    cache[key] = clock
+                continue
+            misses += 1
+            if len(cache) == case["capacity"]:
+                del cache[min(cache, key=cache.__getitem__)]
+            cache[key] = clock
+        return str(misses)
 
     def case_input(self, case: Any, params: dict[str, Any]) -> str:
         return f"{case['capacity']} {len(case['keys'])}\n{' '.join(map(str, case['keys']))}\n"
@@ -183,7 +261,18 @@ class Primes(GoTemplate):
 
     def case(self, rng: random.Random, params: dict[str, Any], size: int) -> Any:
         high = rng.randint(2, 40 * size * size + 10)
-        return [rng.randint(2, high), high]
+        low = rng.randint(2, high)
+        # An end of the range often one of the primes asked for, so that reading "low <= p <= high" as a strict
+        # bound fails (see :meth:`tells_slips_apart`).
+        if rng.random() < 0.4:
+            low = next((q for q in range(low, min(high, low + 200) + 1) if _in_class(q, params)), low)
+        if rng.random() < 0.4:
+            high = next((q for q in range(high, max(low, high - 200) - 1, -1) if _in_class(q, params)), high)
+        return [low, high]
+
+    def tells_slips_apart(self, inputs: list[str], params: dict[str, Any]) -> bool:
+        ranges = [list(map(int, text.split())) for text in inputs]
+        return all(any(_in_class(bounds[end], params) for bounds in ranges) for end in (0, 1))
 
     def case_input(self, case: Any, params: dict[str, Any]) -> str:
         return f"{case[0]} {case[1]}\n"
@@ -191,6 +280,11 @@ class Primes(GoTemplate):
     def work(self, text: str) -> int:
         low, high = map(int, text.split())
         return (high - low) // 16 + 1  # sieving a range costs far less per number than reading one
+
+
+def _in_class(n: int, params: dict[str, Any]) -> bool:
+    """Whether ``n`` is one of the primes a Primes problem asks about."""
+    return n % params["modulus"] == params["residue"] and n > 1 and all(n % k for k in range(2, math.isqrt(n) + 1))
 
 
 TEMPLATES: dict[str, GoTemplate] = {t.name: t for t in (Brackets(), Spiral(), Cache(), Primes())}
@@ -204,7 +298,7 @@ class GoPrograms(StdioPolyglotTask):
     languages = LANGUAGES
     toolchains = LANGUAGES
     templates = TEMPLATES  # type: ignore[assignment]
-    version = 2  # v2: no repeated hidden test (a repeat could leave only the example's tests)
+    version = 3  # v3: hidden tests drawn until they fail every named slip (v2: no repeated hidden test)
 
     @dataclass(frozen=True)
     class Config:
@@ -227,7 +321,13 @@ class GoPrograms(StdioPolyglotTask):
 
         def draw() -> Problem | None:
             template = TEMPLATES[rng.choice(config.templates)]
-            return stdio_problem(rng, template, sizes, languages=LANGUAGES)
+            # The tests are drawn again for the same template (the mix of templates stays as drawn) until they
+            # tell every slip apart.
+            for _ in range(40):
+                made = stdio_problem(rng, template, sizes, languages=LANGUAGES)
+                if made is not None and template.tells_slips_apart(made.data["inputs"], made.data["params"]):
+                    return made
+            return None
 
         return retry(draw, attempts=50, what="a Go program problem with varied answers")
 

@@ -20,6 +20,11 @@ sorted set of solution texts (``format("~w")``); the trusted parent compares eac
 model of the relation enumerates. Queries in every stated mode are drawn in each problem, including queries with
 no solution, so a relation that only runs forwards, loops, or leaves a choice point producing a duplicate wrong
 answer fails some line.
+
+Version 2 (red team, round 3): a stutter decoding that only checked the length (taking every k-th element) passed
+1.00 of the stutter problems (no spoiled list kept its length), and a run-length decoding without the "count at
+least 1" check 0.67-0.70 (a zero count always came next to a run of its own element), without the "neighbours
+differ" check 0.31-0.35. Now every problem has a query breaking each such condition alone (:attr:`Relation.rules`).
 """
 
 from __future__ import annotations
@@ -55,6 +60,9 @@ class Relation:
     arity: ClassVar[int]
     tier: ClassVar[int] = 1
     modes: ClassVar[tuple[tuple[int, ...], ...]]  # the argument positions bound in each mode (from 0)
+    # The stated conditions on a bound argument, each with the mode it is checked in: every problem has a query
+    # breaking each condition alone (see :meth:`break_rule`), so a program that leaves one out fails it.
+    rules: ClassVar[tuple[tuple[str, tuple[int, ...]], ...]] = ()
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {}
@@ -76,6 +84,11 @@ class Relation:
         else:
             changed[i] = value + 1 if isinstance(value, int) else value
         return changed
+
+    def break_rule(self, rng: random.Random, p: dict[str, Any], args: list[Any], rule: str) -> list[Any]:
+        """``args`` (with a non-empty bound list) changed so that they break the stated condition ``rule`` and no
+        other: no solution, which a program leaving that condition out does not see."""
+        raise NotImplementedError
 
     def solutions(self, p: dict[str, Any], bound: dict[int, Any]) -> list[Any]:
         """Every solution, as the tuple of the free arguments (one value when one is free)."""
@@ -138,6 +151,7 @@ class SwapPairs(Relation):
 
 class Stutter(Relation):
     name, names, arity, modes = "stutter", ("stutter", "repeat_each", "echo"), 2, ((0,), (1,))
+    rules = (("equal_copies", (1,)),)  # a decoding that takes every k-th element passes a list of the right length
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"copies": rng.randint(2, 3)}
@@ -150,6 +164,12 @@ class Stutter(Relation):
     def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
         items = ints(rng, size)
         return [items, [x for x in items for _ in range(p["copies"])]]
+
+    def break_rule(self, rng: random.Random, p: dict[str, Any], args: list[Any], rule: str) -> list[Any]:
+        repeated = list(args[1])  # the right length, one copy unlike the others of its group
+        i = rng.randrange(len(repeated))
+        repeated[i] = rng.choice([v for v in range(10) if v != repeated[i]])
+        return [args[0], repeated]
 
     def solutions(self, p: dict[str, Any], bound: dict[int, Any]) -> list[Any]:
         k = p["copies"]
@@ -166,6 +186,7 @@ class Stutter(Relation):
 
 class Runs(Relation):
     name, names, arity, modes, tier = "runs", ("runs", "rle", "pack_runs"), 2, ((0,), (1,)), 2
+    rules = (("positive_counts", (1,)), ("neighbours_differ", (1,)))
 
     def statement(self, name: str, p: dict[str, Any]) -> str:
         return (f"{name}(L, R): L is a list of atoms and R its run-length encoding: the list of Count-Element "
@@ -195,6 +216,17 @@ class Runs(Relation):
             pairs.insert(i, (0, pairs[i][1]) if rng.random() < 0.5 else (1, pairs[i][1]))
             return [args[0], pairs]
         return [args[0] + ["d"], args[1]]
+
+    def break_rule(self, rng: random.Random, p: dict[str, Any], args: list[Any], rule: str) -> list[Any]:
+        pairs = list(args[1])
+        if rule == "positive_counts":  # a zero count of an element unlike its neighbours
+            i = rng.randint(0, len(pairs))
+            near = {x for _, x in pairs[max(0, i - 1): i + 1]}
+            pairs.insert(i, (0, rng.choice([x for x in "abc" if x not in near])))
+        else:  # a run split in two
+            i = rng.randrange(len(pairs))
+            pairs.insert(i, (1, pairs[i][1]))
+        return [args[0], pairs]
 
     def solutions(self, p: dict[str, Any], bound: dict[int, Any]) -> list[Any]:
         if 0 in bound:
@@ -281,7 +313,7 @@ class PrologListRelations(DrivenTask):
     tags = ("code", "programming", "prolog", "logic-programming", "lists")
     languages = ("prolog",)
     toolchains = languages
-    version = 1
+    version = 2  # v2: each stated condition on a bound list broken alone by some query of every problem
 
     @dataclass(frozen=True)
     class Config:
@@ -304,11 +336,18 @@ class PrologListRelations(DrivenTask):
         name = rng.choice(relation.names)
 
         def draw() -> list[tuple[list[Any], tuple[int, ...]]] | None:
+            modes = [relation.modes[i % len(relation.modes)] for i in range(config.queries)]  # every mode, in turn
+            breaking: dict[int, str] = {}  # query number -> the stated condition it breaks
+            for rule, mode in relation.rules:
+                breaking[rng.choice([i for i, m in enumerate(modes) if m == mode and i not in breaking])] = rule
             drawn = []
-            for i in range(config.queries):
-                bound = relation.modes[i % len(relation.modes)]  # every mode, in turn
+            for i, bound in enumerate(modes):
                 args = relation.args(rng, p, rng.randint(1, config.size))
-                if rng.random() < 0.25:
+                if i in breaking:
+                    if not args[bound[0]]:
+                        return None  # an empty list breaks no condition
+                    args = relation.break_rule(rng, p, args, breaking[i])
+                elif rng.random() < 0.25:
                     args = relation.spoil(rng, p, args, bound)
                 drawn.append((args, bound))
             lines = [answer_line(i, relation, p, a, b).split(": ", 1)[1] for i, (a, b) in enumerate(drawn, 1)]
