@@ -1,0 +1,105 @@
+"""Red-team round 3, session 31 (code2): plausible wrong programs ("slips") that passed every hidden test.
+
+code/go_channels v1: a bound filter's ">=" for ">" (or "<=" for "<") passed 0.57-1.00 of the problems with such a
+filter, dropping every repeat instead of consecutive ones 0.47-0.72 of those with a dedup, ``last := 0`` with no
+flag for the first value 1.00-0.52 of those whose dedup reads the source, Go's ``x%2 == 1`` for odd 0.72-0.89: the
+hidden streams rarely held the bound, a repeat apart, a leading 0 or a negative odd value. Version 2 redraws the
+hidden streams until they tell each slip from the stage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+
+
+def _need(language: str) -> None:
+    from palaestra import sandbox
+
+    chain = sandbox.probe().languages[language]
+    if not chain.available:
+        pytest.skip(f"{chain.reason} (install it with .ci/setup_toolchains.sh)")
+
+
+# -- go_channels -----------------------------------------------------------------------------------
+
+def _go_stage_slip(slip: str) -> Callable[[dict[str, Any], list[int]], list[int] | None]:
+    """A slip's Python model for one stage (None: the stage is not one the slip touches)."""
+    def run(stage: dict[str, Any], values: list[int]) -> list[int] | None:
+        kind, p = stage["kind"], stage["params"]
+        if slip == "bound included" and kind == "filter" and p["test"] in ("above", "below"):
+            return [x for x in values if (x >= p["t"] if p["test"] == "above" else x <= p["t"])]
+        if slip == "window one long" and kind == "window":
+            k = p["k"] + 1
+            return [sum(values[max(0, i - k + 1): i + 1]) for i in range(len(values))]
+        if slip == "dedup of every repeat" and kind == "dedup":
+            return list(dict.fromkeys(values))
+        if slip == "dedup from 0" and kind == "dedup":
+            return [x for x, before in zip(values, [0, *values]) if x != before]
+        return None
+    return run
+
+
+def _go_slip_passes(env: Any, problem: Problem, slip: str) -> bool | None:
+    """Whether the slip's pipeline prints every expected line (None: no stage where the slip can show)."""
+    from palaestra.envs.code.go_channels import run_stage
+
+    stages, run = problem.data["stages"], _go_stage_slip(slip)
+    merged = stages[0]["kind"] == "merge"
+    shows = {"dedup of every repeat": not merged,  # merged streams are sorted: every repeat is consecutive
+             "dedup from 0": stages[0]["kind"] == "dedup"}.get(slip, True)  # a leading 0 comes from the source
+    if not shows or all(run(s, [1]) is None for s in stages):
+        return None
+    for test, expected in zip(problem.data["tests"], problem.data["expected"]):
+        values = sorted(test[0] + test[1]) if merged else test[0]
+        for stage in stages[merged:]:
+            slipped = run(stage, values)
+            values = run_stage(stage, values) if slipped is None else slipped
+        if env._line(values) != expected:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("slip", ["bound included", "window one long", "dedup of every repeat", "dedup from 0"])
+def test_go_channels_hidden_streams_tell_each_slip_from_the_stage(slip: str) -> None:
+    env = make_source("code/go_channels")
+    verdicts = [v for level in range(5) for seed in range(40)
+                if (v := _go_slip_passes(env, env.sample(level=level, seed=seed), slip)) is not None]
+    assert len(verdicts) >= 20
+    assert sum(verdicts) / len(verdicts) <= 0.1, (slip, sum(verdicts), len(verdicts))
+
+
+def _dedup_block(program: str, state: str, test: str, update: str) -> str:
+    """The program with the dedup stage's state, test and update lines replaced (the diff stage shares them)."""
+    blocks = program.split("\n\nfunc ")
+    return "\n\nfunc ".join(
+        b.replace("first, last := true, 0", state).replace("if first || x != last {", test)
+        .replace("first, last = false, x", update) if "if first || x != last {" in b else b for b in blocks)
+
+
+GO_SLIPS = {  # slip: (level, seed, the slipped program from the reference)
+    "bound included": (0, 0, lambda g: g.replace("if x > ", "if x >= ").replace("if x < ", "if x <= ")),
+    "odd as remainder 1": (4, 153, lambda g: g.replace("x%2 != 0", "x%2 == 1")),
+    "window one long": (0, 12, lambda g: g.replace("if len(recent) > ", "if len(recent) > 1+")),
+    "dedup of every repeat": (0, 1, lambda g: _dedup_block(g, "seen := map[int]bool{}", "if !seen[x] {",
+                                                           "seen[x] = true")),
+    "dedup from 0": (0, 1, lambda g: _dedup_block(g, "last := 0", "if x != last {", "last = x")),
+}
+
+
+@pytest.mark.parametrize("slip", list(GO_SLIPS))
+def test_go_channels_slipped_program_rejected_and_reference_accepted(slip: str) -> None:
+    _need("go")
+    level, seed, make_slip = GO_SLIPS[slip]
+    env = make_source("code/go_channels")
+    problem = env.sample(level=level, seed=seed)
+    gold = env.reference(problem.data)
+    slipped = make_slip(gold)
+    assert slipped != gold, "the problem has no stage the slip touches"
+    assert env.verify(problem, problem.answer).correct
+    assert not env.verify(problem, f"```go\n{slipped}\n```").correct
