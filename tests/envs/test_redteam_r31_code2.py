@@ -103,3 +103,65 @@ def test_go_channels_slipped_program_rejected_and_reference_accepted(slip: str) 
     assert slipped != gold, "the problem has no stage the slip touches"
     assert env.verify(problem, problem.answer).correct
     assert not env.verify(problem, f"```go\n{slipped}\n```").correct
+
+
+# -- go_error_handling ---------------------------------------------------------------------------
+
+GO_ERROR_SLIPS = {  # slip: the slipped program from the reference (its trimmed or strict variant alike)
+    "exclusive high": lambda g: g.replace("n > limit.hi", "n >= limit.hi"),
+    "exclusive low": lambda g: g.replace("n < limit.lo", "n <= limit.lo"),
+    "no plus sign": lambda g: g.replace("if err != nil {", 'if err != nil || strings.HasPrefix(value, "+") {'),
+    "no = check": lambda g: g.replace("!found || ", "").replace("key, value, found :=", "key, value, _ :="),
+    "empty key ok": lambda g: g.replace(' || key == ""', ""),
+    "second = ok": lambda g: g.replace(' || strings.Contains(value, "=")', ""),
+    "keys ignore case": lambda g: g.replace("limits[key]", "limits[strings.ToLower(key)]"),
+}
+
+
+def _go_error_slip_outcome(slip: str, line: str, p: dict[str, Any]) -> str:
+    """The line the driver prints for a program with ``slip`` (the specification's parse, one check off)."""
+    import re
+
+    if not p["trim"] and " " in line:
+        return f"error {p['names']['syntax']}"
+    key, found, value = line.partition("=")
+    if p["trim"]:
+        key, value = key.strip(" "), value.strip(" ")
+    if (not found and slip != "no = check") or (not key and slip != "empty key ok") or (
+            "=" in value and slip != "second = ok"):
+        return f"error {p['names']['syntax']}"
+    if slip == "keys ignore case" and key.lower() in p["limits"]:
+        key = key.lower()
+    integer = re.compile(r"-?[0-9]+" if slip == "no plus sign" else r"[+-]?[0-9]+")
+    for check in ("unknown", "number") if p["unknown_first"] else ("number", "unknown"):
+        if check == "unknown" and key not in p["limits"]:
+            return f"error {p['names']['unknown']} +key"
+        if check == "number" and not integer.fullmatch(value):
+            return f"error {p['names']['number']}"
+    lo, hi = p["limits"][key]
+    n = int(value)
+    inside = (lo < n if slip == "exclusive low" else lo <= n) and (n < hi if slip == "exclusive high" else n <= hi)
+    return f"ok {n}" if inside else f"error {p['names']['outside']} +key"
+
+
+@pytest.mark.parametrize("slip", list(GO_ERROR_SLIPS))
+def test_go_error_handling_hidden_lines_tell_each_slip_from_the_rules(slip: str) -> None:
+    env = make_source("code/go_error_handling")
+    passed = 0
+    for level in range(5):
+        for seed in range(30):
+            data = env.sample(level=level, seed=seed).data
+            passed += [_go_error_slip_outcome(slip, line, data["params"]) for line in data["tests"]] == data["expected"]
+    assert passed <= 15, (slip, passed)  # of 150; version 1: 0.33-0.98 of the problems, by slip and level
+
+
+def test_go_error_handling_slipped_programs_rejected_and_reference_accepted() -> None:
+    _need("go")
+    env = make_source("code/go_error_handling")
+    problem = env.sample(level=0, seed=1)
+    gold = env.reference(problem.data)
+    assert env.verify(problem, problem.answer).correct
+    for slip, make_slip in GO_ERROR_SLIPS.items():
+        slipped = make_slip(gold)
+        assert slipped != gold, slip
+        assert not env.verify(problem, f"```go\n{slipped}\n```").correct, slip
