@@ -9,6 +9,7 @@ hidden streams until they tell each slip from the stage.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -165,3 +166,59 @@ def test_go_error_handling_slipped_programs_rejected_and_reference_accepted() ->
         slipped = make_slip(gold)
         assert slipped != gold, slip
         assert not env.verify(problem, f"```go\n{slipped}\n```").correct, slip
+
+
+# -- lua_string_patterns -------------------------------------------------------------------------
+
+LUA_PATTERN_SLIPS = {  # slip: (level, seed, the slipped program from the reference)
+    "tags: repeats kept": (0, 9, lambda g: g.replace(" and not seen[tag]", "")),
+    "tags: not lowercased": (0, 9, lambda g: g.replace("tag = tag:lower()", "")),
+    "tags: no underscore": (0, 9, lambda g: g.replace("([%w_]+)", "(%w+)")),
+    "tags: longer than the least": (0, 9, lambda g: g.replace("#tag >= ", "#tag > ")),
+    "mask: runs longer than the least": (0, 2, lambda g: g.replace("if #run < ", "if #run <= ")),
+    "fields: the other occurrence": (1, 13, lambda g: g.replace("if true or", "if false or")),
+    "names: space optional": (0, 32, lambda g: g.replace("(%u%l+), (", "(%u%l+), ?(")),
+}
+
+
+@pytest.mark.parametrize("slip", list(LUA_PATTERN_SLIPS))
+def test_lua_string_patterns_slipped_program_rejected_and_reference_accepted(slip: str) -> None:
+    _need("lua")
+    level, seed, make_slip = LUA_PATTERN_SLIPS[slip]
+    env = make_source("code/lua_string_patterns")
+    problem = env.sample(level=level, seed=seed)
+    gold = env.reference(problem.data)
+    slipped = make_slip(gold)
+    assert slipped != gold, "the problem's rule is not the slip's"
+    assert env.verify(problem, problem.answer).correct
+    assert not env.verify(problem, f"```lua\n{slipped}\n```").correct
+
+
+def test_lua_string_patterns_hidden_strings_tell_every_slip_apart() -> None:
+    from palaestra.envs.code.lua_string_patterns import RULES
+
+    for level in range(5):
+        for seed in range(30):
+            data = make_source("code/lua_string_patterns").sample(level=level, seed=seed).data
+            expected = [json.loads(e) for e in data["expected"]]
+            for name, slip in RULES[data["rule"]].slips(data["params"]).items():
+                assert [slip(s) for s in data["tests"]] != expected, (level, seed, name)
+
+
+def test_lua_string_patterns_repeated_tags_decide_often() -> None:
+    """Keeping repeated tags passed 0.72-0.97 of the tags problems in version 1 (the texts seldom repeated one)."""
+    import re
+
+    env = make_source("code/lua_string_patterns")
+    kept = total = 0
+    for level in range(4):
+        for seed in range(60):
+            data = env.sample(level=level, seed=seed).data
+            if data["rule"] != "tags":
+                continue
+            pattern = re.escape(data["params"]["sigil"]) + "([A-Za-z0-9_]+)"
+            names = [[t.lower() for t in re.findall(pattern, s) if len(t) >= data["params"]["min_len"]]
+                     for s in data["tests"]]
+            kept += [json.dumps(data["params"]["join"].join(n)) for n in names] == data["expected"]
+            total += 1
+    assert total >= 30 and kept / total <= 0.1, (kept, total)
