@@ -222,3 +222,64 @@ def test_lua_string_patterns_repeated_tags_decide_often() -> None:
             kept += [json.dumps(data["params"]["join"].join(n)) for n in names] == data["expected"]
             total += 1
     assert total >= 30 and kept / total <= 0.1, (kept, total)
+
+
+# -- lua_functions -------------------------------------------------------------------------------
+
+LUA_FUNCTION_SLIPS = {  # slip: (level, seed, the slipped program from the reference)
+    "decode: counts of one digit": (0, 21, lambda g: g.replace("(%d+)(%a)", "(%d)(%a)").replace("(%a)(%d+)",
+                                                                                              "(%a)(%d)")),
+    "merge: an interval inside another ends it": (1, 65, lambda g: g.replace(
+        "if v[2] > last[2] then last[2] = v[2] end", "last[2] = v[2]")),
+    "rpn: the other rounding": (2, 9, lambda g: g.replace(
+        "stack[#stack + 1] = a // b",
+        "local q = a // b; if q < 0 and q * b ~= a then q = q + 1 end; stack[#stack + 1] = q").replace(
+        "else stack[#stack + 1] = a % b end", "else stack[#stack + 1] = math.fmod(a, b) end")),
+}
+
+
+@pytest.mark.parametrize("slip", list(LUA_FUNCTION_SLIPS))
+def test_lua_functions_slipped_program_rejected_and_reference_accepted(slip: str) -> None:
+    _need("lua")
+    level, seed, make_slip = LUA_FUNCTION_SLIPS[slip]
+    env = make_source("code/lua_functions")
+    problem = env.sample(level=level, seed=seed)
+    gold = env.sources(problem)["lua"]
+    slipped = make_slip(gold)
+    assert slipped != gold, "the problem's template is not the slip's"
+    assert env.verify(problem, problem.answer).correct
+    assert not env.verify(problem, f"```lua\n{slipped}\n```").correct
+
+
+def test_lua_functions_hidden_tests_fail_every_slip() -> None:
+    from palaestra.envs.code.lua_functions import TEMPLATES, tells_slips
+
+    env = make_source("code/lua_functions")
+    for level in range(5):
+        for seed in range(30):
+            data = env.sample(level=level, seed=seed).data
+            assert tells_slips(TEMPLATES[data["template"]], data["params"], data["tests"], data["expected"]), (
+                level, seed)
+
+
+def test_lua_functions_contained_interval_decides_often() -> None:
+    """Taking the next interval's end as the merged end passed 0.13-0.50 of the merge problems in version 2."""
+    env = make_source("code/lua_functions")
+    passed = total = 0
+    for level in range(1, 5):
+        for seed in range(40):
+            data = env.sample(level=level, seed=seed).data
+            if data["template"] != "merge_intervals":
+                continue
+            results = []
+            for (intervals,) in data["tests"]:
+                merged: list[list[int]] = []
+                for lo, hi in sorted(intervals):
+                    if merged and lo <= merged[-1][1] + data["params"]["gap"]:
+                        merged[-1][1] = hi
+                    else:
+                        merged.append([lo, hi])
+                results.append("[" + ",".join(f"[{lo},{hi}]" for lo, hi in merged) + "]")
+            passed += results == data["expected"]
+            total += 1
+    assert total >= 30 and passed / total <= 0.05, (passed, total)
