@@ -283,3 +283,53 @@ def test_lua_functions_contained_interval_decides_often() -> None:
             passed += results == data["expected"]
             total += 1
     assert total >= 30 and passed / total <= 0.05, (passed, total)
+
+
+# -- go_structs_interfaces -----------------------------------------------------------------------
+
+def _ceil_plus_d(program: str) -> str:
+    """(v1 + d) / d for (v1 + d - 1) / d: one too many when d divides v1."""
+    import re
+
+    return re.sub(r"\+ \d+\) / (\d+) \*", lambda m: f"+ {m.group(1)}) / {m.group(1)} *", program)
+
+
+def _ceil_floor(program: str) -> str:
+    """v1 / d for the rounded-up division."""
+    import re
+
+    return re.sub(r"\((\w+\.\w+) \+ \d+\) / (\d+) \*", r"\1 / \2 *", program)
+
+
+GO_STRUCT_SLIPS = {"ceiling as (v1 + d) / d": (0, 8, _ceil_plus_d), "ceiling as plain division": (0, 14, _ceil_floor)}
+
+
+@pytest.mark.parametrize("slip", list(GO_STRUCT_SLIPS))
+def test_go_structs_slipped_ceiling_rejected_and_reference_accepted(slip: str) -> None:
+    _need("go")
+    level, seed, make_slip = GO_STRUCT_SLIPS[slip]
+    env = make_source("code/go_structs_interfaces")
+    problem = env.sample(level=level, seed=seed)
+    gold = env.reference(problem.data)
+    slipped = make_slip(gold)
+    assert slipped != gold, "no ceiling type"
+    assert env.verify(problem, problem.answer).correct
+    assert not env.verify(problem, f"```go\n{slipped}\n```").correct
+
+
+def test_go_structs_hidden_items_tell_the_ceiling_from_its_slips() -> None:
+    """(v1 + d) / d passed 0.08-0.36 of the problems with a ceiling type in version 1, plain division up to 0.14."""
+    env = make_source("code/go_structs_interfaces")
+    missed = total = 0
+    for level in range(5):
+        for seed in range(40):
+            data = env.sample(level=level, seed=seed).data
+            for t in data["types"].values():
+                if t["formula"] != "ceil":
+                    continue
+                total += 1
+                pairs = [(v1, v2) for test in data["tests"] for n, v1, v2 in test["items"] if n == t["type"]]
+                rounded_up = [(v1 + t["d"] - 1) // t["d"] * v2 for v1, v2 in pairs]
+                missed += ([(v1 + t["d"]) // t["d"] * v2 for v1, v2 in pairs] == rounded_up
+                           or [v1 // t["d"] * v2 for v1, v2 in pairs] == rounded_up)
+    assert total >= 40 and missed / total <= 0.05, (missed, total)
