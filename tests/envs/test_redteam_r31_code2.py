@@ -333,3 +333,43 @@ def test_go_structs_hidden_items_tell_the_ceiling_from_its_slips() -> None:
                 missed += ([(v1 + t["d"]) // t["d"] * v2 for v1, v2 in pairs] == rounded_up
                            or [v1 // t["d"] * v2 for v1, v2 in pairs] == rounded_up)
     assert total >= 40 and missed / total <= 0.05, (missed, total)
+
+
+# -- lua_metatables ------------------------------------------------------------------------------
+
+LUA_METATABLE_SLIPS = {  # slip: (level, seed, the slipped program from the reference)
+    "a ^ 0 is a": (0, 1, lambda g: g.replace("local result, base = 1, a.n\n    for _ = 1, k do",
+                                             "local result, base = a.n, a.n\n    for _ = 2, k do")),
+    "<= as <": (1, 2, lambda g: g.replace("return a.p * b.q <= b.p * a.q end", "return a.p * b.q < b.p * a.q end")),
+}
+
+
+@pytest.mark.parametrize("slip", list(LUA_METATABLE_SLIPS))
+def test_lua_metatables_slipped_program_rejected_and_reference_accepted(slip: str) -> None:
+    _need("lua")
+    level, seed, make_slip = LUA_METATABLE_SLIPS[slip]
+    env = make_source("code/lua_metatables")
+    problem = env.sample(level=level, seed=seed)
+    gold = env.reference(problem.data)
+    slipped = make_slip(gold)
+    assert slipped != gold, "the problem's kind is not the slip's"
+    assert env.verify(problem, problem.answer).correct
+    assert not env.verify(problem, f"```lua\n{slipped}\n```").correct
+
+
+def test_lua_metatables_hidden_checks_fail_each_slip() -> None:
+    """a ^ 0 computed as a passed 0.74-0.95 of the residue problems in version 1 (the exponent was seldom 0), <= as
+    < 0.18-0.40 of the fraction ones. (Version 1 ignores params["slip"], so every slip "passed" there.)"""
+    from palaestra.envs.code.lua_metatables import KINDS, show
+
+    env = make_source("code/lua_metatables")
+    passed = total = 0
+    for level in range(5):
+        for seed in range(30):
+            data = env.sample(level=level, seed=seed).data
+            kind = KINDS[data["kind"]]
+            for slip in {"mod": ("a ^ 0 is a",), "frac": ("<= as <", "< as <=")}.get(data["kind"], ()):
+                total += 1
+                slipped = {**data["params"], "slip": slip}
+                passed += [show(tree, kind, slipped, data["variables"]) for tree in data["checks"]] == data["expected"]
+    assert total >= 60 and passed == 0, (passed, total)
