@@ -373,3 +373,42 @@ def test_lua_metatables_hidden_checks_fail_each_slip() -> None:
                 slipped = {**data["params"], "slip": slip}
                 passed += [show(tree, kind, slipped, data["variables"]) for tree in data["checks"]] == data["expected"]
     assert total >= 60 and passed == 0, (passed, total)
+
+
+# -- string_pipeline -----------------------------------------------------------------------------
+
+def test_string_pipeline_shift_without_wrap_rejected_and_reference_accepted() -> None:
+    """A shift that forgets to wrap from z to a passed 0.50-0.86 of the pipelines with a shift in version 3: the
+    hidden strings held only the letters a to j."""
+    import re
+
+    env = make_source("code/string_pipeline")
+    problem = env.sample(level=0, seed=10)  # repeat each letter 3 times, then shift by 2
+    assert [step["op"] for step in problem.data["spec"]] == ["repeat", "caesar"]
+    slipped = re.sub(r"chr\(\(ord\(c\) - 97 \+ (\d+)\) % 26 \+ 97\)", r"chr(ord(c) + \1)", problem.answer)
+    assert slipped != problem.answer
+    assert env.verify(problem, problem.answer).correct
+    assert not env.verify(problem, slipped).correct
+
+
+def test_string_pipeline_hidden_strings_need_the_wrap() -> None:
+    from palaestra.envs.code import _pipelines as pl
+
+    env = make_source("code/string_pipeline")
+    passed = total = 0
+    for level in range(5):
+        for seed in range(40):
+            data = env.sample(level=level, seed=seed).data
+            for shift, step in enumerate(data["spec"]):
+                if step["op"] != "caesar":
+                    continue
+                total += 1
+                results = []
+                for test in data["tests"]:
+                    s = test["args"][0]
+                    for i, other in enumerate(data["spec"]):
+                        s = ("".join(chr(ord(c) + step["k"]) if "a" <= c <= "z" else c for c in s) if i == shift
+                             else pl.apply_pipeline([other], s, pl.STRINGS))
+                    results.append(s)
+                passed += results == [t["expected"] for t in data["tests"]]
+    assert total >= 30 and passed / total <= 0.05, (passed, total)
