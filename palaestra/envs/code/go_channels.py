@@ -12,6 +12,13 @@ composition, e.g. ``Deltas(Keep(Merge(src1, src2)))``, and prints each result st
 must close its output channel: one that never does leaves the driver's loop waiting forever, which Go's runtime
 aborts as a deadlock, failing every test. Each line is compared with the result of the
 stages' Python model.
+
+Version 2: the hidden streams now tell each stage from its plausible slips (SLIPS: ">=" for ">", Go's
+``x%2 == 1`` for odd, a window one value short or long, dropping every repeat, ``last := 0`` with no flag for
+the first value), which is redrawn otherwise; a bound filter's bound is drawn among the values it receives, and
+a stream starts with 0 now and then. In version 1 the ">=" slip passed 0.57-0.92 of the problems that have such a
+filter (level 0 to 4), "<=" 0.54-1.00, dropping every repeat 0.47-0.72, ``last := 0`` in a dedup 0.52-1.00;
+now 0.00 each where the stage's inputs can tell them apart (sorted merged streams cannot, for every repeat).
 """
 
 from __future__ import annotations
@@ -82,15 +89,75 @@ def run_stage(stage: dict[str, Any], values: list[int]) -> list[int]:
     return [b - a for a, b in zip(values, values[1:])]
 
 
-def run_pipeline(stages: list[dict[str, Any]], test: list[list[int]]) -> list[int]:
-    if stages[0]["kind"] == "merge":
-        values = sorted(test[0] + test[1])  # a stable merge of sorted streams gives the sorted union
-        rest = stages[1:]
-    else:
-        values, rest = test[0], stages
-    for stage in rest:
+def go_remainder(x: int, d: int) -> int:
+    """Go's ``x % d``: it takes the sign of x (Python's takes the sign of d)."""
+    return int(math.copysign(abs(x) % d, x))
+
+
+def slip_applies(slip: str, stages: list[dict[str, Any]], position: int) -> bool:
+    """Whether ``slip`` changes the stage at ``position`` on some input it can receive."""
+    kind, p = stages[position]["kind"], stages[position]["params"]
+    if slip == "bound included":
+        return kind == "filter" and p["test"] in ("above", "below")
+    if slip == "odd as remainder 1":  # differs on negative values only, which a diff or map before it can send
+        return kind == "filter" and p["test"] == "odd" and any(
+            s["kind"] == "diff" or s["kind"] == "map" and not s["params"]["square"] and s["params"]["a"] < 0
+            for s in stages[:position])
+    if slip in ("window one short", "window one long"):
+        return kind == "window"
+    if slip == "dedup of every repeat":  # merged streams stay sorted (every repeat consecutive) until a diff
+        return kind == "dedup" and (stages[0]["kind"] != "merge" or any(s["kind"] == "diff" for s in stages[:position]))
+    # A dedup gets a first value of 0 from the inputs (which start with 0 now and then) only when it reads them
+    # directly; after a map or window it may never get one, and then "last := 0" is right on every input.
+    return kind == "diff" or kind == "dedup" and position == (stages[0]["kind"] == "merge")
+
+
+def run_slip(slip: str, stage: dict[str, Any], values: list[int]) -> list[int]:
+    """A plausible wrong version of a stage that the slip applies to (see SLIPS)."""
+    p = stage["params"]
+    if slip == "bound included":
+        return [x for x in values if (x >= p["t"] if p["test"] == "above" else x <= p["t"])]
+    if slip == "odd as remainder 1":
+        return [x for x in values if go_remainder(x, 2) == 1]
+    if slip in ("window one short", "window one long"):
+        k = p["k"] + (1 if slip == "window one long" else -1)
+        return [sum(values[max(0, i - k + 1): i + 1]) for i in range(len(values))]
+    if slip == "dedup of every repeat":
+        return list(dict.fromkeys(values))
+    previous = [0, *values]  # "previous value starts at 0": no flag for the first value
+    if stage["kind"] == "dedup":
+        return [x for x, before in zip(values, previous) if x != before]
+    return [x - before for x, before in zip(values, previous)]
+
+
+# Near misses the hidden tests must tell from the stated stages, each a one-token slip that the statement rules
+# out: "x >= t" for "x > t" (or "<=" for "<"), Go's "x%2 == 1" for odd (false for negative x), a window of k-1
+# or k+1 values, dropping every repeated value rather than consecutive ones, and "last := 0" without a flag for
+# the first value.
+SLIPS = ("bound included", "odd as remainder 1", "window one short", "window one long", "dedup of every repeat",
+         "previous value starts at 0")
+
+
+def run_with_slip(stages: list[dict[str, Any]], test: list[list[int]], slip: str, position: int) -> list[int]:
+    """The pipeline's result with ``slip`` made in the stage at ``position``."""
+    return run_stages(stages[position + 1:], run_slip(slip, stages[position], stage_inputs(stages, test, position)))
+
+
+def run_stages(stages: list[dict[str, Any]], values: list[int]) -> list[int]:
+    for stage in stages:
         values = run_stage(stage, values)
     return values
+
+
+def run_pipeline(stages: list[dict[str, Any]], test: list[list[int]]) -> list[int]:
+    if stages[0]["kind"] == "merge":  # a stable merge of sorted streams gives the sorted union
+        return run_stages(stages[1:], sorted(test[0] + test[1]))
+    return run_stages(stages, test[0])
+
+
+def stage_inputs(stages: list[dict[str, Any]], test: list[list[int]], position: int) -> list[int]:
+    """The values the stage at ``position`` receives on one hidden test."""
+    return run_pipeline(stages[:position], test) if position else test[0]
 
 
 def go_stage(stage: dict[str, Any], close: bool = True) -> str:
@@ -126,7 +193,7 @@ class GoChannels(DrivenTask):
     tags = ("code", "programming", "go", "concurrency")
     languages = ("go",)
     toolchains = languages
-    version = 1
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -143,19 +210,36 @@ class GoChannels(DrivenTask):
     def _stream(self, rng: random.Random, length: int, sort: bool) -> list[int]:
         values = [rng.randint(0, 99) if rng.random() < 0.7 else rng.choice((4, 4, 10, 60)) for _ in
                   range(rng.randint(0, length))]
+        if values and rng.random() < 0.25:  # the edge case of a stream that starts with 0
+            values[0] = 0
         return sorted(values) if sort else values
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw_tests(stages: list[dict[str, Any]]) -> list[list[list[int]]] | None:
+            tests = [[self._stream(rng, config.length, config.merge),
+                      self._stream(rng, config.length, True) if config.merge else []] for _ in range(config.tests)]
+            for position, stage in enumerate(stages):
+                if stage["kind"] == "filter" and stage["params"]["test"] in ("above", "below"):
+                    # A bound among the values the filter receives, so that ">" against ">=" decides some result.
+                    received = [x for t in tests for x in stage_inputs(stages, t, position)]
+                    if received:
+                        stage["params"]["t"] = rng.choice(received)
+            results = [run_pipeline(stages, t) for t in tests]
+            varied = len({tuple(r) for r in results}) >= min(3, config.tests) and sum(map(bool, results)) >= 2
+            return tests if varied and self._pins_slips(stages, tests, results) else None
+
         def draw() -> tuple[list[dict[str, Any]], list[list[list[int]]]] | None:
             kinds = rng.sample(("filter", "map", "window", "dedup", "diff"), min(5, config.stages))
             stages = [{"kind": k, "name": rng.choice(NAMES[k]), "params": stage_params(rng, k)} for k in kinds]
             if config.merge:
                 stages.insert(0, {"kind": "merge", "name": rng.choice(NAMES["merge"]), "params": {}})
-            tests = [[self._stream(rng, config.length, config.merge),
-                      self._stream(rng, config.length, True) if config.merge else []] for _ in range(config.tests)]
-            results = [run_pipeline(stages, t) for t in tests]
-            varied = len({tuple(r) for r in results}) >= min(3, config.tests) and sum(map(bool, results)) >= 2
-            return (stages, tests) if varied else None
+            # Several test draws per pipeline: a rejected pipeline would make the kinds that are hard to pin
+            # (a dedup needs a repeat that is not consecutive) rarer than the others.
+            for _ in range(12):
+                tests = draw_tests(stages)
+                if tests is not None:
+                    return stages, tests
+            return None
 
         stages, tests = retry(draw, attempts=60, what="a pipeline and hidden streams with varied results")
         example = [self._stream(rng, 6, config.merge), self._stream(rng, 5, True) if config.merge else []]
@@ -181,6 +265,12 @@ class GoChannels(DrivenTask):
                                                "{\n\t// ...\n}")
         )
         return Problem(prompt=prompt, answer=f"```go\n{self.reference(data)}\n```", data=data)
+
+    @staticmethod
+    def _pins_slips(stages: list[dict[str, Any]], tests: list[list[list[int]]], results: list[list[int]]) -> bool:
+        """Whether each slip of SLIPS, made in any one stage it applies to, changes some hidden result."""
+        return all(any(run_with_slip(stages, t, slip, position) != r for t, r in zip(tests, results))
+                   for position in range(len(stages)) for slip in SLIPS if slip_applies(slip, stages, position))
 
     @staticmethod
     def _line(values: list[int]) -> str:

@@ -11,6 +11,10 @@ their methods and the function; our driver (``main.go``, compiled with it by Go 
 ``&Type{Field: v, ...}`` values, prints every label and cost and the total, scales the items that satisfy the
 second interface (a type assertion), and prints their costs and the total again. The trusted parent compares each
 line with the Python model of the specification; the hidden slices always hold a scalable item whose cost changes.
+
+Version 2: the hidden items also tell a ceiling division from its slips (CEIL_SLIPS: plain division, and
+``(v1 + d) / d``), drawing multiples of d more often. In version 1 ``(v1 + d) / d`` passed 0.08-0.36 of the
+problems with a ceiling type (level 4 to 0) and plain division up to 0.14; now 0.00.
 """
 
 from __future__ import annotations
@@ -50,6 +54,11 @@ def cost(t: dict[str, Any], v1: int, v2: int) -> int:
     if t["formula"] == "product":
         return v1 * v2 + t["c"]
     return (v1 + t["d"] - 1) // t["d"] * v2
+
+
+# The ceiling division's plausible slips, which the hidden items must tell from it: plain division (rounding
+# down), and (v1 + d) / d, one too many when d divides v1.
+CEIL_SLIPS = (lambda v1, d: v1 // d, lambda v1, d: (v1 + d) // d)
 
 
 def label(t: dict[str, Any], v1: int, v2: int) -> str:
@@ -92,7 +101,7 @@ class GoStructsInterfaces(DrivenTask):
     tags = ("code", "programming", "go", "object-oriented")
     languages = ("go",)
     toolchains = languages
-    version = 1
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -108,16 +117,30 @@ class GoStructsInterfaces(DrivenTask):
         names = {role: rng.choice(options) for role, options in NAMES.items()}
         specs = rng.sample(TYPES, config.types)
 
+        def first_value(t: dict[str, Any]) -> int:
+            if t["formula"] == "ceil" and rng.random() < 0.4:  # a multiple of d, where (v1 + d) / d is one too many
+                return rng.randint(0, 40 // t["d"]) * t["d"]
+            return rng.randint(0, 40)
+
+        def draw_tests(types: dict[str, dict[str, Any]]) -> list[dict[str, Any]] | None:
+            tests: list[dict[str, Any]] = []
+            for _ in range(config.tests):
+                names = [rng.choice(sorted(types)) for _ in range(rng.randint(1, config.items))]
+                tests.append({"items": [[n, first_value(types[n]), rng.randint(0, 12)] for n in names],
+                              "percent": rng.choice((50, 150, 200, 25, 75, 120))})
+            scaled = any(types[n]["scalable"] and cost(types[n], v1, v2) != cost(
+                types[n], *self._scaled(types[n], v1, v2, t["percent"])) for t in tests for n, v1, v2 in t["items"])
+            return tests if scaled and self._tells_ceil_slips(types, tests) else None
+
         def draw() -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]] | None:
             types = {spec[0]: draw_type(rng, spec) for spec in specs}
             for name in rng.sample(sorted(types), rng.randint(1, config.types - 1)):
                 types[name]["scalable"] = True
-            tests: list[dict[str, Any]] = [{"items": [[rng.choice(sorted(types)), rng.randint(0, 40), rng.randint(0, 12)]
-                                for _ in range(rng.randint(1, config.items))],
-                      "percent": rng.choice((50, 150, 200, 25, 75, 120))} for _ in range(config.tests)]
-            scaled = any(types[n]["scalable"] and cost(types[n], v1, v2) != cost(
-                types[n], *self._scaled(types[n], v1, v2, t["percent"])) for t in tests for n, v1, v2 in t["items"])
-            return (types, tests) if scaled else None
+            for _ in range(8):  # several test draws per set of types: one that is hard to pin would get rarer
+                tests = draw_tests(types)
+                if tests is not None:
+                    return types, tests
+            return None
 
         types, tests = retry(draw, attempts=50, what="hidden slices where scaling changes a cost")
         data = {"names": names, "types": types, "tests": tests,
@@ -139,6 +162,18 @@ class GoStructsInterfaces(DrivenTask):
                                                "\t// ...\n}\n\n// the types and their methods")
         )
         return Problem(prompt=prompt, answer=f"```go\n{self.reference(data)}\n```", data=data)
+
+    @staticmethod
+    def _tells_ceil_slips(types: dict[str, dict[str, Any]], tests: list[dict[str, Any]]) -> bool:
+        """Whether, for each type with a ceiling division, each slip of CEIL_SLIPS misprices some hidden item (before
+        or after scaling; a cost with the field it multiplies at 0 hides it)."""
+        def values(name: str) -> list[tuple[int, int]]:
+            t = types[name]
+            return [pair for test in tests for n, v1, v2 in test["items"] if n == name for pair in
+                    ((v1, v2), GoStructsInterfaces._scaled(t, v1, v2, test["percent"]) if t["scalable"] else (v1, v2))]
+
+        return all(any(slip(v1, t["d"]) * v2 != cost(t, v1, v2) for v1, v2 in values(name))
+                   for name, t in types.items() if t["formula"] == "ceil" for slip in CEIL_SLIPS)
 
     @staticmethod
     def _scaled(t: dict[str, Any], v1: int, v2: int, percent: int) -> tuple[int, int]:

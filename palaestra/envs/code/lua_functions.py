@@ -16,6 +16,12 @@ arguments (written into the driver as Lua literals) and prints a canonical text 
 ``[a,b]``, other tables as ``{"key":value}`` with sorted keys, the empty table as ``[]``). The trusted parent
 compares each line with the same text of the value our Python reference computes; expected values never
 enter the sandbox. A test whose call raises prints ``error``.
+
+Version 3: the hidden tests also fail each template's plausible slips (``LuaTemplate.slips``: an interval inside
+another taken as the merged end, decoding one-digit counts, rpn's other rounding, ``%w+`` for a word), with up
+to 8 test draws per template so that the templates keep their shares. In version 2 the contained interval passed
+0.13-0.50 of the merge problems (level 1 to 4), one-digit counts 0.15-0.38 of the decoding ones (level 0 and 1),
+the other rounding 0.15-0.17 of the rpn ones (level 2 and 3), ``%w+`` 0.15 of the word counts; now 0.00 each.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import json
 import math
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -90,6 +97,10 @@ class LuaTemplate:
     def reference(self, p: dict[str, Any]) -> str:
         raise NotImplementedError
 
+    def slips(self, p: dict[str, Any]) -> dict[str, Callable[[list[Any]], Any]]:
+        """Plausible wrong programs (one detail of the statement missed), which the hidden tests must fail."""
+        return {}
+
 
 class WordCounts(LuaTemplate):
     name, tier, functions = "word_counts", 1, ("wordCounts", "tally", "countWords")
@@ -110,12 +121,15 @@ class WordCounts(LuaTemplate):
             pieces.append(word + rng.choice(("", "", ",", ".", "!", "-", "3")))
         return [" ".join(pieces)]
 
-    def result(self, args: list[Any], p: dict[str, Any]) -> Any:
+    def result(self, args: list[Any], p: dict[str, Any], word: str = "[A-Za-z]+") -> Any:
         counts: dict[str, int] = {}
-        for word in re.findall(r"[A-Za-z]+", args[0]):  # our own generated text
-            if len(word) >= p["min_length"]:
-                counts[word.lower()] = counts.get(word.lower(), 0) + 1
+        for found in re.findall(word, args[0]):  # our own generated text
+            if len(found) >= p["min_length"]:
+                counts[found.lower()] = counts.get(found.lower(), 0) + 1
         return counts
+
+    def slips(self, p: dict[str, Any]) -> dict[str, Callable[[list[Any]], Any]]:
+        return {"digits in words (%w+)": lambda args: self.result(args, p, "[A-Za-z0-9]+")}
 
     def reference(self, p: dict[str, Any]) -> str:
         return CODE("word_counts", name=p["function"], p=p)
@@ -151,10 +165,11 @@ class RunLength(LuaTemplate):
         plain = self._plain(rng, size)
         return [plain if p["direction"] == "encode" else self._encode(plain, p["style"])]
 
-    def result(self, args: list[Any], p: dict[str, Any]) -> Any:
+    def result(self, args: list[Any], p: dict[str, Any], digits: str = r"\d+") -> Any:
+        """The encoding or decoding (``digits``: a decoding slip's reading of a count, ``\\d`` for one digit)."""
         if p["direction"] == "encode":
             return self._encode(args[0], p["style"])
-        pattern = r"([a-z])(\d+)" if p["style"] == "char_count" else r"(\d+)([a-z])"
+        pattern = rf"([a-z])({digits})" if p["style"] == "char_count" else rf"({digits})([a-z])"
         out = []
         for a, b in re.findall(pattern, args[0]):
             letter, count = (a, b) if p["style"] == "char_count" else (b, a)
@@ -167,6 +182,9 @@ class RunLength(LuaTemplate):
             return CODE("run_length.encode", name=p["function"], piece=piece)
         names, pattern = ("c, n", "(%a)(%d+)") if p["style"] == "char_count" else ("n, c", "(%d+)(%a)")
         return CODE("run_length.decode", name=p["function"], pattern_names=names, pattern=pattern)
+
+    def slips(self, p: dict[str, Any]) -> dict[str, Callable[[list[Any]], Any]]:
+        return {"counts of one digit": lambda args: self.result(args, p, r"\d")} if p["direction"] == "decode" else {}
 
 
 class MergeIntervals(LuaTemplate):
@@ -191,17 +209,21 @@ class MergeIntervals(LuaTemplate):
             out.append([lo, lo + rng.randint(0, 5)])
         return [out]
 
-    def result(self, args: list[Any], p: dict[str, Any]) -> Any:
+    def result(self, args: list[Any], p: dict[str, Any], contained: bool = True) -> Any:
+        """The merged intervals (``contained=False``: a slip that takes a merged interval's end as the new end)."""
         merged: list[list[int]] = []
         for lo, hi in sorted(args[0]):
             if merged and lo <= merged[-1][1] + p["gap"]:
-                merged[-1][1] = max(merged[-1][1], hi)
+                merged[-1][1] = max(merged[-1][1], hi) if contained else hi
             else:
                 merged.append([lo, hi])
         return merged
 
     def reference(self, p: dict[str, Any]) -> str:
         return CODE("merge_intervals", name=p["function"], gap=p["gap"])
+
+    def slips(self, p: dict[str, Any]) -> dict[str, Callable[[list[Any]], Any]]:
+        return {"an interval inside another ends it": lambda args: self.result(args, p, contained=False)}
 
 
 GRID = {  # how: (statement, out rows, out cols, source row, source col)
@@ -305,6 +327,21 @@ class Rpn(LuaTemplate):
             modulo = "math.fmod(a, b)"
         return CODE("rpn", name=p["function"], divide=divide, modulo=modulo)
 
+    def slips(self, p: dict[str, Any]) -> dict[str, Callable[[list[Any]], Any]]:
+        other = "floor" if p["rounding"] == "truncate" else "truncate"
+        return {"the other rounding": lambda args: self.result(args, {**p, "rounding": other})}
+
+
+def tells_slips(template: LuaTemplate, p: dict[str, Any], tests: list[list[Any]], texts: list[str]) -> bool:
+    """Whether every slip of the template fails some test (a slip that raises fails it)."""
+    def results(slip: Callable[[list[Any]], Any]) -> list[str] | None:
+        try:
+            return [encode(slip(args)) for args in tests]
+        except ZeroDivisionError:  # the other rounding can make a later divisor 0
+            return None
+
+    return all(results(slip) != texts for slip in template.slips(p).values())
+
 
 TEMPLATES: dict[str, LuaTemplate] = {t.name: t for t in (WordCounts(), RunLength(), MergeIntervals(), Grid(), Rpn())}
 
@@ -316,7 +353,7 @@ class LuaFunctions(PolyglotTask):
     tags = ("code", "programming", "lua")
     languages = ("lua",)
     toolchains = languages
-    version = 2  # the tests reject every stated integer parameter moved by one (pins_constants)
+    version = 3  # v2: the tests reject every stated integer parameter moved by one (pins_constants); v3: the slips
 
     @dataclass(frozen=True)
     class Config:
@@ -338,9 +375,14 @@ class LuaFunctions(PolyglotTask):
         def draw() -> Problem | None:
             template = TEMPLATES[rng.choice(config.templates)]
             p = {**template.params(rng), "function": rng.choice(template.functions)}
-            tests = [template.args(rng, p, rng.randint(max(1, config.max_size // 2), config.max_size))
-                     for _ in range(config.tests)]
-            texts = [encode(template.result(args, p)) for args in tests]
+            for _ in range(8):  # several test draws per template: one that is hard to pin would get rarer
+                tests = [template.args(rng, p, rng.randint(max(1, config.max_size // 2), config.max_size))
+                         for _ in range(config.tests)]
+                texts = [encode(template.result(args, p)) for args in tests]
+                if tells_slips(template, p, tests, texts):
+                    break
+            else:
+                return None
             # every stated integer parameter moved by one must fail some test (v1: word_counts with its minimum
             # length off by one passed ~50% of those problems, merge_intervals' gap ~20%)
             stated = [k for k, v in p.items() if type(v) is int]

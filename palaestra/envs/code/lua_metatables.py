@@ -14,6 +14,11 @@ driver (Lua 5.4) loads it as ``solution.lua``, builds a few values and prints, f
 ``error`` when it raises. The trusted parent compares each line with the value our Python model of the type
 gives, so every metamethod used must behave exactly as stated; operators the statement does not list are never
 used.
+
+Version 2: the hidden checks also fail each kind's plausible slips (``Kind.slips``: ``a ^ 0`` giving a, from a
+power loop that starts at a; ``<=`` and ``<`` swapped for fractions), redrawn otherwise, and the exponent is 0
+more often. In version 1 ``a ^ 0 = a`` passed 0.74-0.95 of the residue problems (level 4 to 0) and ``<=`` as
+``<`` 0.18-0.40 of the fraction ones; now 0.00.
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ class Kind:
     formats: ClassVar[dict[str, tuple[str, str]]]  # format: (how the statement shows it, Lua expression)
     operators: ClassVar[dict[str, str]]  # operator: result ("T", "bool" or "int"), operands are T unless noted
     tier: ClassVar[int] = 1
+    # Plausible wrong programs that the hidden checks must fail: apply() models one when params["slip"] names it.
+    slips: ClassVar[tuple[str, ...]] = ()
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"format": rng.choice(list(self.formats))}
@@ -134,6 +141,7 @@ class Mod(Kind):
                "word": ("n mod m, e.g. 3 mod 7", 'a.n .. " mod " .. M')}
     operators = {"+": "T", "-": "T", "*": "T", "+k": "T", "k+": "T", "*k": "T", "k*": "T", "^": "T", "==": "bool"}
     tier = 2
+    slips = ("a ^ 0 is a",)  # a loop that starts from a rather than from 1
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {**super().params(rng), "modulus": rng.choice((7, 11, 13, 17, 19, 23))}
@@ -154,7 +162,9 @@ class Mod(Kind):
         return args[0] % p["modulus"]
 
     def number(self, rng: random.Random, op: str) -> int:
-        return rng.randint(0, 12) if op == "^" else rng.randint(-30, 30)
+        if op == "^":  # the exponent 0 often, where a loop starting from a goes wrong
+            return rng.choice((0, rng.randint(1, 12), rng.randint(1, 12)))
+        return rng.randint(-30, 30)
 
     def apply(self, op: str, values: list[Any], p: dict[str, Any]) -> Any:
         m = p["modulus"]
@@ -162,7 +172,7 @@ class Mod(Kind):
         if op == "==":
             return a == b
         if op == "^":
-            return pow(a, b, m)
+            return a if b == 0 and p.get("slip") == "a ^ 0 is a" else pow(a, b, m)
         if op in ("+", "+k", "k+"):
             return (a + b) % m
         if op == "-":
@@ -185,6 +195,7 @@ class Frac(Kind):
                            'a.q == 1 and tostring(a.p) or a.p .. "/" .. a.q')}
     operators = {"+": "T", "-": "T", "*": "T", "/": "T", "==": "bool", "<": "bool", "<=": "bool"}
     tier = 2
+    slips = ("<= as <", "< as <=")
 
     def statement(self, cls: str, p: dict[str, Any]) -> str:
         return (f"{cls}.new(p, q) makes the exact fraction p/q of two integers (q is never 0, but may be negative). "
@@ -204,7 +215,11 @@ class Frac(Kind):
             if b == 0:
                 raise ValueError("division by zero")
             return a / b
-        return {"+": a + b, "-": a - b, "*": a * b, "==": a == b, "<": a < b, "<=": a <= b}[op]
+        strict = {"<= as <": "<=", "< as <=": "<"}.get(p.get("slip", ""))  # the comparison a slip swaps
+        less = {"<": a < b, "<=": a <= b}
+        if op == strict:
+            return less["<" if op == "<=" else "<="]
+        return {"+": a + b, "-": a - b, "*": a * b, "==": a == b, **less}[op]
 
     def text(self, value: Any, p: dict[str, Any]) -> str:
         if p["format"] == "integer" and value.denominator == 1:
@@ -286,7 +301,7 @@ class LuaMetatables(DrivenTask):
     tags = ("code", "programming", "lua", "object-oriented")
     languages = ("lua",)
     toolchains = languages
-    version = 1
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -322,7 +337,7 @@ class LuaMetatables(DrivenTask):
             rng.shuffle(checks)
             used = {tree[0] for tree, _ in checks}
             varied = len({line for _, line in checks}) >= min(4, len(checks)) and len(used) >= min(4, len(kind.operators))
-            return checks if varied else None
+            return checks if varied and all(self._fails(slip, kind, p, variables, checks) for slip in kind.slips) else None
 
         checks = retry(draw, attempts=40, what="checks that use several operators")
         example_vars = {v: kind.new_args(rng, p) for v in VARIABLES}  # apart from the hidden values
@@ -350,6 +365,19 @@ class LuaMetatables(DrivenTask):
                 "checks": [tree for tree, _ in checks], "expected": [line for _, line in checks],
                 "languages": list(self.languages), "gold": "lua"}
         return Problem(prompt=prompt, answer=f"```lua\n{self.reference(data)}\n```", data=data)
+
+    @staticmethod
+    def _fails(slip: str, kind: Kind, p: dict[str, Any], variables: dict[str, list[int]],
+               checks: list[tuple[Tree, str]]) -> bool:
+        """Whether a program with ``slip`` prints some check's line wrong."""
+        slipped = {**p, "slip": slip}
+        for tree, line in checks:
+            try:
+                if show(tree, kind, slipped, variables) != line:
+                    return True
+            except ValueError:
+                return True
+        return False
 
     def reference(self, data: dict[str, Any]) -> str:
         return KINDS[data["kind"]].reference(data["class"], data["params"]).strip()

@@ -12,6 +12,10 @@ pipeline in-process on all test inputs, then proves the tests pin it down: leavi
 moving any constant by one, must change some test's result, and about 3 draws in 4 are redrawn because a
 step or constant is not pinned or the results are too uniform. The proof is what makes the hidden tests
 reject off-by-one solutions, so it stays.
+
+Version 4: half the random hidden strings hold a letter from u to z, and a pipeline with a shift is redrawn
+unless a shift without the wrap from z to a fails some test: the strings held only a to j, so that slip passed
+0.50-0.86 of the pipelines with a shift (level 0 to 4); now 0.00. Such pipelines got about a quarter rarer.
 """
 
 from __future__ import annotations
@@ -23,7 +27,36 @@ from typing import Any
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.code import _pipelines as pl
-from palaestra.envs.code.common import FunctionTask, function_problem, varied
+from palaestra.envs.code.common import FunctionTask, dedupe_inputs, function_problem, varied
+
+EDGE_INPUTS = 5  # string_inputs starts with its edge cases (empty, one letter, runs, the alphabet, words)
+
+
+def with_late_letters(rng: random.Random, inputs: list[list[Any]]) -> list[list[Any]]:
+    """The inputs with a letter from the alphabet's end in some random strings: the strings hold only a to j
+    otherwise, on which a shift that forgets to wrap from z to a is right for shifts below 17."""
+    out = []
+    for i, (s,) in enumerate(inputs):
+        if i >= EDGE_INPUTS and s.strip() and rng.random() < 0.5:
+            letters = [j for j, c in enumerate(s) if c != " "]
+            at = rng.choice(letters)
+            s = s[:at] + rng.choice("uvwxyz") + s[at + 1:]
+        out.append([s])
+    return dedupe_inputs(out)
+
+
+def every_shift_wraps(pipeline: list[dict[str, Any]], tests: list[dict[str, Any]]) -> bool:
+    """Whether a shift without the wrap from z to a (chr(ord(c) + k)) fails some test, for each shift step."""
+    def run_without_wrap(shift: int, s: str) -> Any:
+        for i, step in enumerate(pipeline):
+            if i == shift:
+                s = "".join(chr(ord(c) + step["k"]) if "a" <= c <= "z" else c for c in s)
+            else:
+                s = pl.apply_pipeline([step], s, pl.STRINGS)
+        return s
+
+    return all(any(run_without_wrap(i, t["args"][0]) != t["expected"] for t in tests)
+               for i, step in enumerate(pipeline) if step["op"] == "caesar")
 
 
 @register
@@ -31,7 +64,7 @@ class StringPipeline(FunctionTask):
     id = "code/string_pipeline"
     description = "Write a function applying a generated pipeline of string transformations."
     tags = ("code", "programming", "strings")
-    version = 3
+    version = 4
 
     @dataclass(frozen=True)
     class Config:
@@ -62,7 +95,8 @@ class StringPipeline(FunctionTask):
 
         pipeline, tests = retry(lambda: pl.pinned_pipeline(
             rng, pl.STRINGS, config.steps, config.groups, config.reduce_chance,
-            lambda: pl.string_inputs(rng, config.tests, config.max_len, config.words), useful),
+            lambda: with_late_letters(rng, pl.string_inputs(rng, config.tests, config.max_len, config.words)), useful),
+            accept=lambda drawn: every_shift_wraps(*drawn),
             what="a pipeline pinned down by its tests, with varied results")
         kind = "lowercase words separated by single spaces" if config.words else "lowercase letters"
         text = (f"Write a Python function `solve(s)` that takes a string `s` (of {kind}) and applies these steps "
