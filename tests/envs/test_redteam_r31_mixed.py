@@ -40,3 +40,12 @@ def test_hand_feedback_does_not_tell_which_decisions_were_best(env_id: str) -> N
     for seed in range(4):
         for observation in _observations(env_id, 0, seed):
             assert not re.search(r"\d+ of \d+ right|decisions this hand", observation), observation
+
+
+def test_guard_maze_greedy_rules_lose_at_levels_0_and_1() -> None:
+    # Version 2 did not filter levels 0-1: the waiting rule won 0.82/0.85 of them, the east-first nearest-safe rule
+    # 1.00/0.89.
+    task = palaestra.make("games/guard_maze", level=0).unwrapped.task
+    for name, rule in task.heuristics().items():
+        shares = policy_scores("games/guard_maze", rule, 20, levels=[0, 1])
+        assert max(shares) < 0.2, (name, shares)
