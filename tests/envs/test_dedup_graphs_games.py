@@ -98,8 +98,8 @@ def test_poker_ledger_and_game_over() -> None:
     assert totals == [2.0, -1.0, 2.0]
     totals = add_loss(totals, best=2.0, chosen=0.5)
     assert totals == [0.5, -1.0, 2.0]
-    report = hand_report(["You call."], "Showdown: the opponent has 2. You win 2 chips.", 1, 2)
-    assert report == "You call. Showdown: the opponent has 2. You win 2 chips. Your decisions this hand: 1 of 2 right."
+    report = hand_report(["You call."], "Showdown: the opponent has 2. You win 2 chips.")
+    assert report == "You call. Showdown: the opponent has 2. You win 2 chips."
     state = {"hand": 0, "chips": 3, "values": totals}
     outcome = game_over(state, report)
     assert outcome.done and outcome.state is state

@@ -53,9 +53,11 @@ def add_loss(totals: list[float], best: float, chosen: float) -> list[float]:
     return [totals[0] - (best - chosen), totals[1], totals[2]]
 
 
-def hand_report(said: list[str], result: str, right: int, made: int) -> str:
-    """What the model is told when a hand ends: the last actions, the result and its decisions' tally."""
-    return f"{' '.join(said)} {result} Your decisions this hand: {right} of {made} right."
+def hand_report(said: list[str], result: str) -> str:
+    """What the model is told when a hand ends: the last actions and the result. Not how many of its decisions were
+    the best: against a hidden strategy that tally tells the model which choice was right, so it could learn the
+    opponent's strategy from it instead of from the cards shown."""
+    return f"{' '.join(said)} {result}"
 
 
 def game_over(state: dict[str, Any], report: str) -> Outcome:

@@ -359,8 +359,8 @@ class Blackjack(MultiTurnTask):
             result = f"You double and draw {cards[-1]}. {result}"
         elif len(cards) > 2 and total >= 21:  # the hit that ended the hand
             result = f"You draw {cards[-1]}. {result}"
-        report = (f"{result} Chips this hand: {chips:+g}. Your decisions this hand: {right} of {made} "
-                  f"right.")
+        # Not how many decisions were the best: that tally would teach the drawn rules' best play hand by hand.
+        report = f"{result} Chips this hand: {chips:+g}."
         if hand + 1 == data["hands"]:
             reward = regret_reward(totals[0], data["zero"], totals[1])
             verdict = Verdict(reward, reward >= 1.0 - EPSILON, True, report)

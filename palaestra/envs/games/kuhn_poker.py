@@ -202,7 +202,7 @@ class KuhnPoker(MultiTurnTask):
             state = {**state, "history": history, "made": made, "right": right, "values": totals}
             return Outcome(state, Verdict.wrong("hand goes on"), " ".join(said))
         chips, result = _settle(data, hand, history)
-        report = hand_report(said, result, right, made)
+        report = hand_report(said, result)
         total = state["chips"] + chips
         if hand + 1 == data["hands"]:
             return game_over({**state, "history": history, "made": made, "right": right, "chips": total,

@@ -177,7 +177,7 @@ class LeducHoldem(MultiTurnTask):
             state = {**state, "history": history, "made": made, "right": right, "values": totals}
             return Outcome.goes_on(state, " ".join(said), "hand goes on")
         chips, result = _settle(data, hand, history)
-        report = hand_report(said, result, right, made)
+        report = hand_report(said, result)
         total = state["chips"] + chips
         if hand + 1 == data["hands"]:
             achieved, random_value, best = totals
