@@ -14,3 +14,14 @@ def test_lead_r31_an_amount_after_its_currency_code_is_read() -> None:
     assert judge_dollars(problem, f"{sign}US${amount}").correct
     assert not judge_dollars(problem, f"{sign}USD {amount} or $0.00").correct
     assert not judge_dollars(problem, "USD 0.01" if problem.answer != "$0.01" else "USD 0.02").correct
+
+
+def test_lead_r31_snake_reads_a_move_in_a_sentence() -> None:
+    snake = make_source("games/snake")
+    problem = snake.sample(1, 0)
+    state = snake.initial_state(problem)
+    for move in ("left", "up", "right", "down"):
+        said = snake.play(problem, state, f"I move {move}.")
+        plain = snake.play(problem, state, move)
+        assert said.observation == plain.observation and said.state == plain.state
+    assert "Invalid move" in snake.play(problem, state, "I move up or left").observation

@@ -61,7 +61,7 @@ STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 WORDS = {"up": "up", "u": "up", "north": "up", "n": "up", "down": "down", "d": "down", "south": "down", "s": "down",
          "left": "left", "l": "left", "west": "left", "w": "left", "right": "right", "r": "right", "east": "right",
          "e": "right"}
-FILLER = frozenset(["go", "move", "turn", "head", "step", "the", "snake", "one", "cell", "square"])
+FILLER = frozenset(["i", "go", "move", "turn", "head", "step", "the", "snake", "one", "cell", "square"])  # "I move up."
 SPARE = 3  # turns beyond the oracle's moves
 
 Snake = tuple[int, ...]  # cells (row * size + column), head first
