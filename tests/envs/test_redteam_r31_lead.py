@@ -25,3 +25,15 @@ def test_lead_r31_snake_reads_a_move_in_a_sentence() -> None:
         plain = snake.play(problem, state, move)
         assert said.observation == plain.observation and said.state == plain.state
     assert "Invalid move" in snake.play(problem, state, "I move up or left").observation
+
+
+def test_lead_r31_peg_solitaire_reads_its_own_wording_of_a_jump() -> None:
+    pegs = make_source("games/peg_solitaire")
+    problem = pegs.sample(0, 0)
+    state = pegs.initial_state(problem)
+    move = pegs.legal_moves(problem, state)[0]
+    plain = pegs.play(problem, state, move)
+    said = plain.observation.split(".")[0] + "."  # "The peg on e3 jumps over e4 into e5."
+    assert pegs.play(problem, state, said).state == plain.state
+    start, end = move.split()[0], move.split()[-1]
+    assert "Invalid move" in pegs.play(problem, state, f"{start} jumps over {start} into {end}").observation

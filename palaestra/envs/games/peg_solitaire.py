@@ -39,6 +39,10 @@ from palaestra.verifiers.normalize import squeeze_spaces, strip_wrappers
 Jump = tuple[int, int, int]  # (from, over, to) as cell indices r * n + c
 _SEPARATORS = re.compile(r"\s*(?:\bjumps?\s+(?:in)?to\b|->|→|=>|\bto\b|\binto\b|-|–|—|:)\s*", re.IGNORECASE)
 _VERB = re.compile(r"^\s*(?:jump|move|peg)\s+(?:from\s+)?", re.IGNORECASE)
+# The env's own wording ("The peg on c3 jumps over c4 into c5."): read as its two ends when the cell named as jumped
+# over is the one between them.
+_OVER = re.compile(r"^(?:the\s+)?(?:peg\s+(?:on|at|from)\s+)?([a-z]\d{1,2})\s+jumps?\s+over\s+([a-z]\d{1,2})\s+"
+                   r"(?:in)?to\s+([a-z]\d{1,2})\.?$", re.IGNORECASE)
 MAX_MOVE_TEXT = 200  # one jump with its wording and markup; longer text is not one jump
 _SEARCH_LIMIT = 200_000  # boards the oracle may visit; generated boards need a few hundred at most
 
@@ -107,7 +111,14 @@ class PegSolitaire(MultiTurnTask):
         if len(text) > MAX_MOVE_TEXT:
             return Outcome.invalid(state, "write one jump as two cells, the peg's and where it lands, e.g. a1 c1")
         text = strip_wrappers(text)  # a lead-in ("My move: f3 f5") before its colon becomes a separator
-        cells = read_cells(_VERB.sub("", _SEPARATORS.sub(" ", text)), n, n, max_count=2)
+        over = _OVER.match(text)
+        if over is not None:
+            ends, middle = read_cells(f"{over[1]} {over[3]}", n, n, max_count=2), read_cells(over[2], n, n, max_count=1)
+            between = ends is not None and len(ends) == 2 and middle == [
+                ((ends[0][0] + ends[1][0]) / 2, (ends[0][1] + ends[1][1]) / 2)]
+            cells = ends if between else None
+        else:
+            cells = read_cells(_VERB.sub("", _SEPARATORS.sub(" ", text)), n, n, max_count=2)
         if cells is None or len(cells) != 2:
             return Outcome.invalid(state, "write one jump as two cells, the peg's and where it lands, e.g. a1 c1")
         (r0, c0), (r1, c1) = cells
