@@ -37,3 +37,11 @@ def test_lead_r31_peg_solitaire_reads_its_own_wording_of_a_jump() -> None:
     assert pegs.play(problem, state, said).state == plain.state
     start, end = move.split()[0], move.split()[-1]
     assert "Invalid move" in pegs.play(problem, state, f"{start} jumps over {start} into {end}").observation
+
+
+def test_lead_r31_maze_guards_reads_a_move_in_a_sentence() -> None:
+    maze = make_source("games/maze_guards")
+    problem = maze.sample(0, 0)
+    state = maze.initial_state(problem)
+    move = maze.oracle(problem, state)
+    assert maze.play(problem, state, f"I move {move}.").state == maze.play(problem, state, move).state

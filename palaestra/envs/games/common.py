@@ -81,11 +81,11 @@ def read_label(move: str, labels: Iterable[str], nouns: Sequence[str] = (), verb
     """The one label of ``labels`` that ``move`` names, or None.
 
     Besides the bare label (any case, ``(B)``, ``B.``), ``noun label`` and ``verb noun label``
-    spellings are read (``machine B``, ``pull machine B``, ``pull the machine B``, ``pull B``).
+    spellings are read (``machine B``, ``pull machine B``, ``pull the machine B``, ``pull B``, ``I pull B.``).
     ``B or C`` is unreadable.
 
-    >>> read_label("Arm b", "ABC", nouns=("arm",)), read_label("A or B", "ABC")
-    ('B', None)
+    >>> read_label("Arm b", "ABC", nouns=("arm",)), read_label("A or B", "ABC"), read_label("I go B.", "ABC", verbs=("go",))
+    ('B', None, 'B')
     """
     if not isinstance(move, str) or len(move) > MAX_MOVE_CHARS:
         return None
@@ -105,7 +105,7 @@ def _label_pattern(nouns: tuple[str, ...], verbs: tuple[str, ...]) -> re.Pattern
         return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) or "(?!)"
 
     return re.compile(
-        rf"^(?:(?:{options(verbs)})\s+)?(?:the\s+)?(?:(?:{options(nouns)})\s+)?[(\[]?([^\W\d_]+|\d+)[)\]]?\.?$"
+        rf"^(?:(?:i\s+)?(?:{options(verbs)})\s+)?(?:the\s+)?(?:(?:{options(nouns)})\s+)?[(\[]?([^\W\d_]+|\d+)[)\]]?\.?$"
     )
 
 
