@@ -188,7 +188,7 @@ class Tags(Rule):
                 f"in order of first appearance, joined by {JOINS[p['join']]} (the empty string when there is none).")
 
     def text(self, rng: random.Random, p: dict[str, Any], size: int) -> str:
-        pieces = []
+        pieces: list[str] = []
         for _ in range(rng.randint(2, size + 3)):
             word = rng.choice(WORDS)
             word = word.upper() if rng.random() < 0.2 else word

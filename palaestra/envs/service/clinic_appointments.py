@@ -192,8 +192,10 @@ class ClinicAppointments(RequestsServed):
             rng.shuffle(options)  # the first that fits (checking them all is slow)
             # in a mixed problem, a request that the rarest part not yet decided decides, on whichever side it falls
             target = next((b for b in RAREST_FIRST if b in undecided), None)
-            request = target and next((o for o in options if _decides(world, records, cancelled, patient["id"], o,
-                                                                      rules, {target})), None)
+            request: dict[str, str] | None = None
+            if target is not None:
+                request = next((o for o in options if _decides(world, records, cancelled, patient["id"], o, rules,
+                                                               {target})), None)
             if request is None and target == "cancelled":  # decided by a booking after a cancellation: cancel first
                 request = next((o for o in options if o["kind"] == "cancel"), None)
             if request is None and undecided:
