@@ -5,8 +5,9 @@ fee always due 0.73-0.86, the first item's fee for every item 0.62-0.77, compari
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any
+
+from envs_support import cents, compare_sites_offers
 
 from palaestra.core.registry import make_source
 
@@ -16,34 +17,6 @@ SITES = make_source("web/compare_sites")
 @functools.cache
 def _problem(level: int, seed: int) -> Any:
     return SITES.sample(level, seed)
-
-
-def _cents(amount: str) -> int:
-    whole, part = amount.lstrip("$").replace(",", "").split(".")
-    return int(whole) * 100 + int(part)
-
-
-def _offers(problem: Any) -> list[tuple[int, dict[str, Any], tuple[int, int] | None]]:
-    """Each shop's price of the asked model (new), shipping rule and deal, as its pages state them."""
-    pages = problem.data["records"]["site"]["pages"]
-    model = re.search(r"model ([A-Z]{2}-\d{3})", problem.prompt).group(1)  # type: ignore[union-attr]
-    offers = []
-    for shop in problem.data["shops"]:
-        price = next(_cents(row[3]) for path in shop["catalogue"] for row in pages[path]["table"][1:]
-                     if row[1] == model and row[2] == "new")
-        rule: dict[str, Any] = {}
-        deal = None
-        for path in shop["info"]:
-            text = " ".join(pages[path]["text"])
-            amounts = [_cents(a) for a in re.findall(r"\$\d+\.\d\d", text)]
-            if "per order" in text:
-                rule = {"kind": "flat", "fee": amounts[0], "free_from": amounts[1]}
-            elif "first item" in text:
-                rule = {"kind": "per item", "first": amounts[0], "further": amounts[1]}
-            elif "% off" in text:
-                deal = (int(text.split("%")[0]), amounts[0])
-        offers.append((price, rule, deal))
-    return offers
 
 
 def _total(price: int, units: int, rule: dict[str, Any], deal: tuple[int, int] | None, misread: str = "") -> int:
@@ -65,12 +38,12 @@ def _share(misread: str, kind: str | None, levels: range, seeds: int) -> float:
     for level in levels:
         for seed in range(seeds):
             problem = _problem(level, seed)
-            offers = _offers(problem)
+            offers = compare_sites_offers(problem)
             if kind is not None and offers[0][1]["kind"] != kind:
                 continue
             units = problem.data["units"]
-            assert min(_total(p, units, r, d) for p, r, d in offers) == _cents(problem.answer)  # the parse is right
-            right += min(_total(p, units, r, d, misread) for p, r, d in offers) == _cents(problem.answer)
+            assert min(_total(p, units, r, d) for p, r, d in offers) == cents(problem.answer)  # the parse is right
+            right += min(_total(p, units, r, d, misread) for p, r, d in offers) == cents(problem.answer)
             counted += 1
     assert counted >= seeds // 4
     return right / counted
@@ -96,7 +69,7 @@ def test_compare_r31_comparing_the_shops_for_one_unit_fails() -> None:
     for level in range(5):
         for seed in range(16):
             problem = _problem(level, seed)
-            offers = _offers(problem)
+            offers = compare_sites_offers(problem)
             price, rule, deal = min(offers, key=lambda offer: _total(offer[0], 1, offer[1], offer[2]))
-            right += _total(price, problem.data["units"], rule, deal) == _cents(problem.answer)
+            right += _total(price, problem.data["units"], rule, deal) == cents(problem.answer)
     assert right / 80 < 0.2, right

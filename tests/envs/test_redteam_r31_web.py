@@ -12,6 +12,8 @@ import functools
 import re
 from typing import Any
 
+from envs_support import cents, compare_sites_offers
+
 from palaestra.core.registry import make_source
 
 SITES = make_source("web/compare_sites")
@@ -23,32 +25,6 @@ SHOPS = make_source("web/checkout")
 @functools.cache
 def _site(level: int, seed: int) -> Any:
     return SITES.sample(level, seed)
-
-
-def _cents(amount: str) -> int:
-    whole, part = amount.lstrip("$").replace(",", "").split(".")
-    return int(whole) * 100 + int(part)
-
-
-def _offers(problem: Any) -> list[tuple[int, dict[str, Any], tuple[int, int] | None]]:
-    """Each shop's price of the asked model (new), shipping rule and deal, as its pages state them."""
-    pages = problem.data["records"]["site"]["pages"]
-    model = re.search(r"model ([A-Z]{2}-\d{3})", problem.prompt).group(1)  # type: ignore[union-attr]
-    offers = []
-    for shop in problem.data["shops"]:
-        price = next(_cents(row[3]) for path in shop["catalogue"] for row in pages[path]["table"][1:]
-                     if row[1] == model and row[2] == "new")
-        rule: dict[str, Any] = {}
-        deal = None
-        for path in shop["info"]:
-            text = " ".join(pages[path]["text"])
-            amounts = [_cents(a) for a in re.findall(r"\$\d+\.\d\d", text)]
-            if "per order" in text:
-                rule = {"fee": amounts[0], "free_from": amounts[1]}
-            elif "% off" in text:
-                deal = (int(text.split("%")[0]), amounts[0])
-        offers.append((price, rule, deal))
-    return offers
 
 
 def _total(price: int, units: int, rule: dict[str, Any], deal: tuple[int, int] | None, misread: str = "") -> int:
@@ -65,12 +41,12 @@ def _flat_share(misread: str) -> float:
     for level in range(2, 5):
         for seed in range(40):
             problem = _site(level, seed)
-            offers = _offers(problem)
+            offers = compare_sites_offers(problem)
             if "fee" not in offers[0][1]:
                 continue  # shipping by the item
             units = problem.data["units"]
-            assert min(_total(p, units, r, d) for p, r, d in offers) == _cents(problem.answer)  # the parse is right
-            right += min(_total(p, units, r, d, misread) for p, r, d in offers) == _cents(problem.answer)
+            assert min(_total(p, units, r, d) for p, r, d in offers) == cents(problem.answer)  # the parse is right
+            right += min(_total(p, units, r, d, misread) for p, r, d in offers) == cents(problem.answer)
             counted += 1
     assert counted >= 30
     return right / counted
