@@ -13,6 +13,24 @@ def solves(task: Any, problem: Any, replies: list[str]) -> bool:
     return episode.done and bool(episode.verdicts[-1].correct)
 
 
+def blind_shares(task: Any, policy: Any, blinds: dict[str, int], levels: range,
+                 seeds: int) -> dict[tuple[int, str], float]:
+    """The share of ``seeds`` problems a level that each blind policy solves: ``policy(problem, blind)`` gives the
+    replies of the env's policy with the part ``blind`` left out (None: all of it, which must solve every problem);
+    ``blinds`` maps each part to the first level where it is in play."""
+    shares = {}
+    for level in levels:
+        wins = dict.fromkeys(blinds, 0)
+        for seed in range(seeds):
+            problem = task.sample(level, seed)
+            assert solves(task, problem, policy(problem, None)), (level, seed)
+            for blind, first_level in blinds.items():
+                if level >= first_level and solves(task, problem, policy(problem, blind)):
+                    wins[blind] += 1
+        shares |= {(level, blind): wins[blind] / seeds for blind, first in blinds.items() if level >= first}
+    return shares
+
+
 def cents(amount: str) -> int:
     """The cents of a dollar amount as a page writes it (``$1,234.50`` -> 123450)."""
     whole, part = amount.lstrip("$").replace(",", "").split(".")

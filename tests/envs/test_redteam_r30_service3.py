@@ -15,7 +15,7 @@ import copy
 from datetime import date, timedelta
 from typing import Any
 
-from envs_support import solves
+from envs_support import blind_shares
 
 from palaestra.core.registry import make_source
 from palaestra.envs.service.common import call
@@ -27,21 +27,6 @@ EXCLUSIVE = ("payments-create", "payments-approve")
 ACCESS_BLIND = {"any status": 0, "no approval needed": 1, "any approver": 1, "privileged never expire": 1,
                 "contractors get privileged": 2, "contractors never expire": 2, "no duties": 3,
                 "duties count only roles held before": 3}
-
-
-def _share(task: Any, policy: Any, blinds: dict[str, int], levels: range, seeds: int) -> dict[tuple[int, str], float]:
-    """The share of ``seeds`` problems a level that each blind policy solves (the full policy must solve all)."""
-    shares = {}
-    for level in levels:
-        wins = dict.fromkeys(blinds, 0)
-        for seed in range(seeds):
-            problem = task.sample(level, seed)
-            assert solves(task, problem, policy(problem, None)), (level, seed)
-            for blind, first_level in blinds.items():
-                if level >= first_level and solves(task, problem, policy(problem, blind)):
-                    wins[blind] += 1
-        shares |= {(level, blind): wins[blind] / seeds for blind, first in blinds.items() if level >= first}
-    return shares
 
 
 def _access_policy(problem: Any, blind: str | None) -> list[str]:
@@ -80,5 +65,5 @@ def _access_policy(problem: Any, blind: str | None) -> list[str]:
 
 
 def test_access_r30_a_policy_blind_to_one_clause_fails_every_mixed_problem() -> None:
-    shares = _share(ACCESS, _access_policy, ACCESS_BLIND, range(5), 15)
+    shares = blind_shares(ACCESS, _access_policy, ACCESS_BLIND, range(5), 15)
     assert all(share <= 0.2 for share in shares.values()), {k: v for k, v in shares.items() if v > 0.2}

@@ -22,7 +22,7 @@ from datetime import date, datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
-from envs_support import solves
+from envs_support import blind_shares
 
 from palaestra.core.registry import make_source
 from palaestra.envs.service.common import call
@@ -94,23 +94,8 @@ def _subscription_policy(problem: Any, blind: str | None) -> list[str]:
     return [*replies, f"{sign}${abs(net) // 100}.{abs(net) % 100:02d}"]
 
 
-def _share(task: Any, policy: Any, blinds: dict[str, int], levels: range, seeds: int) -> dict[tuple[int, str], float]:
-    """The share of ``seeds`` problems a level that each blind policy solves (the full policy must solve all)."""
-    shares = {}
-    for level in levels:
-        wins = dict.fromkeys(blinds, 0)
-        for seed in range(seeds):
-            problem = task.sample(level, seed)
-            assert solves(task, problem, policy(problem, None)), (level, seed)
-            for blind, first_level in blinds.items():
-                if level >= first_level and solves(task, problem, policy(problem, blind)):
-                    wins[blind] += 1
-        shares |= {(level, blind): wins[blind] / seeds for blind, first in blinds.items() if level >= first}
-    return shares
-
-
 def test_subscriptions_r31_a_policy_blind_to_one_clause_fails_every_mixed_problem() -> None:
-    shares = _share(SUBSCRIPTIONS, _subscription_policy, SUB_BLIND, range(6), 30)
+    shares = blind_shares(SUBSCRIPTIONS, _subscription_policy, SUB_BLIND, range(6), 30)
     assert all(share <= 0.3 for share in shares.values()), {k: v for k, v in shares.items() if v > 0.3}
 
 
@@ -176,5 +161,5 @@ def _clinic_policy(problem: Any, blind: str | None) -> list[str]:
 
 
 def test_clinic_r31_a_policy_blind_to_one_part_fails_every_mixed_problem() -> None:
-    shares = _share(CLINIC, _clinic_policy, CLINIC_BLIND, range(5), 20)
+    shares = blind_shares(CLINIC, _clinic_policy, CLINIC_BLIND, range(5), 20)
     assert all(share <= 0.4 for share in shares.values()), {k: v for k, v in shares.items() if v > 0.4}
