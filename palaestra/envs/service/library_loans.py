@@ -2,10 +2,11 @@
 
 The episode's records are a library's catalogue (books and DVDs, each on the shelf or on loan, some with a
 queue of holds), its loans, and one patron (their fines owed and their loans: due dates, renewals so far).
-The patron asks, in order, to renew some of their loans and, from level 1, to borrow some items (named by
-title). The functions find the patron, read a loan, search the catalogue, renew a loan to a given due
-date, charge a fine and check an item out with a given due date; they refuse only the impossible (an item
-already on loan, an unknown id), never what the policy forbids:
+The patron asks, in order, to renew some of their loans, from level 1 to borrow some items (named by title)
+and, from level 3, to pay some of their fines, in a drawn order. The functions find the patron, read a loan,
+search the catalogue, renew a loan to a given due date, charge a fine, take a payment and check an item out
+with a given due date; they refuse only the impossible (an item already on loan, an unknown id, a payment
+above what is owed), never what the policy forbids:
 
 1. a loan may be renewed at most twice in all; a renewal sets the due date to 21 days after today for a
    book, 7 days for a DVD (the agent computes the date);
@@ -15,14 +16,17 @@ already on loan, an unknown id), never what the policy forbids:
 4. from level 2, renewing an overdue loan first charges its late fine: 25 cents a day for a book, 100 cents
    a day for a DVD (days late = today minus the due date), at most $10.00 per loan;
 5. from level 3, a patron may have at most 10 items on loan, and may not borrow while owing more than $5.00
-   in fines (fines charged in this conversation included).
+   in fines (fines charged and paid in this conversation included).
 
 A refused request does not stop the next. The answer is the set of request numbers carried out (``none``
 if none); the episode is judged on the answer and on the final records (due dates, renewal counts, fines,
 loans) against those the policy determines, so a forbidden renewal, a wrong date or a missing fine fails.
 Requests are built on both sides of the policy (a tenth of problems all allowed, a twenty-fifth all refused), with
 near misses: a hold by the patron themself (no obstacle), a loan renewed once (may be renewed again),
-fines of exactly $5.00 (may borrow). The difficulty is the requests plus the loans plus twice the clauses
+fines of exactly $5.00 (may borrow), 9 loans (may borrow one more). From level 3 most problems make both limits
+decide: the patron, owing more than $5.00 with 9 loans, asks to borrow (refused by the fines limit alone), pays
+down to at most $5.00, borrows a tenth item, and asks to borrow again (refused by the loan limit alone), with
+renewals interleaved; so a policy blind to either limit fails them. The difficulty is the requests plus the loans plus twice the clauses
 in play plus the overdue renewals.
 """
 
@@ -64,8 +68,8 @@ class LibraryLoans(RequestsServed):
     family = "service"
     description = "Serve a library patron's renewals and loans under a stated lending policy (holds, fines, limits)."
     tags = ("service", "multi-turn", "tools", "policy", "dates", "agentic")
-    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
-    tool_names = ("find_patron", "get_loan", "search_catalog", "renew_loan", "charge_fine", "checkout")
+    version = 3  # v3: fine payments; from level 3 one borrow refused by each limit (v2: a 25th all refused)
+    tool_names = ("find_patron", "get_loan", "search_catalog", "renew_loan", "charge_fine", "pay_fine", "checkout")
 
     @dataclass(frozen=True)
     class Config:
@@ -83,7 +87,7 @@ class LibraryLoans(RequestsServed):
         Config((3, 4), (3, 5), True, True, True, 18),
         Config((3, 5), (4, 6), True, True, True, 22),
     )
-    growth = Growth(limits={"loans": 8, "requests": 9, "budget": 44})
+    growth = Growth(limits={"loans": 8, "requests": 11, "budget": 44})
 
     def functions(self) -> dict[str, Function]:
         return {
@@ -99,6 +103,8 @@ class LibraryLoans(RequestsServed):
                                    {"loan_id": "string", "due_date": "string"}, _renew_loan),
             "charge_fine": Function("Add an amount (in cents) to the fines a patron owes.",
                                     {"patron_id": "string", "amount_cents": "integer"}, _charge_fine),
+            "pay_fine": Function("Take a payment (in cents) off the fines a patron owes (never more than owed).",
+                                 {"patron_id": "string", "cents": "integer"}, _pay_fine),
             "checkout": Function("Lend an item on the shelf to a patron, due on the given date (YYYY-MM-DD).",
                                  {"patron_id": "string", "item_id": "string", "due_date": "string"}, _checkout),
         }
@@ -114,12 +120,15 @@ class LibraryLoans(RequestsServed):
                                   "fines_cents": rng.choice((0, 0, 250, 475, 500, 525, 650)) if config.limits else 0}
         if kind == "all allowed":
             patron["fines_cents"] = min(patron["fines_cents"], 500)
+        both_limits = config.limits and kind == "mixed"  # one borrow refused by each limit (see the docstring)
+        if both_limits:
+            patron["fines_cents"] = rng.choice((525, 650, 800, 975))
         others = [f"P{rng.randint(100, 999)}" for _ in range(4)]
         if patron["id"] in others:
             return None
         favourable = kind == "all allowed"  # a world where every request can be allowed
         titles = rng.sample([f"The {a.title()} {n.title()}" for a in ADJECTIVES for n in NOUNS],
-                            config.loans[1] + config.requests[1] + 10)
+                            max(config.loans[1], MAX_LOANS) + config.requests[1] + 10)
         items: dict[str, dict[str, Any]] = {}
         for title in titles:
             queue = rng.sample(others, rng.choice((0, 0, 1, 2))) if rng.random() < (0.2 if favourable else 0.6) else []
@@ -131,7 +140,7 @@ class LibraryLoans(RequestsServed):
             return None
         item_ids = list(items)
         loans: dict[str, dict[str, Any]] = {}
-        mine = item_ids[: rng.randint(*config.loans)]
+        mine = item_ids[: MAX_LOANS - 1 if both_limits else rng.randint(*config.loans)]
         for index, item_id in enumerate(mine):
             late = config.fines and rng.random() < 0.4
             due = TODAY - timedelta(days=rng.randint(1, 50)) if late else TODAY + timedelta(days=rng.randint(0, 15))
@@ -145,29 +154,22 @@ class LibraryLoans(RequestsServed):
                                                    "renewals": 0}
         records: Records = {"today": TODAY.isoformat(), "patrons": {patron["id"]: patron}, "items": items, "loans": loans}
         rules = {"fines": config.fines, "limits": config.limits}
-        sides = draw_sides(rng, rng.randint(*config.requests), kind)
-        if sides is None:
+        count = rng.randint(*config.requests)
+        if both_limits:
+            requests = _both_limits_requests(rng, copy.deepcopy(records), patron["id"], loans, item_ids, mine,
+                                             count, config.loans[0], rules)
+        else:
+            requests = self._draw_requests(rng, config, records, patron["id"], loans, item_ids, mine, count, kind)
+        if requests is None:
             return None
-        world = copy.deepcopy(records)
-        requests: list[dict[str, str]] = []
-        for allowed in sides:
-            options = [{"kind": "renew", "loan": loan_id} for loan_id, loan in world["loans"].items()
-                       if loan["patron"] == patron["id"] and loan_id in loans]
-            if config.borrowing:
-                options += [{"kind": "borrow", "item": item_id} for item_id in item_ids
-                            if item_id not in mine and not _on_loan(world, item_id)]
-            options = [o for o in options if o not in requests and _allowed(world, patron["id"], o, rules) == allowed]
-            if not options:
-                return None
-            request = rng.choice(options)
-            if allowed:
-                _serve(world, patron["id"], request, rules)
-            requests.append(request)
+        sides = _sides(records, patron["id"], requests, rules)
         texts = []
         for number, request in enumerate(requests, 1):
             if request["kind"] == "renew":
                 title = items[loans[request["loan"]]["item"]]["title"]
                 texts.append(f"{number}. Renew my loan of \"{title}\".")
+            elif request["kind"] == "pay":
+                texts.append(f"{number}. Pay {_dollars(int(request['cents']))} of my fines.")
             else:
                 title = items[request["item"]]["title"]
                 texts.append(f"{number}. Borrow \"{title}\" ({items[request['item']]['type'].upper()}).")
@@ -183,6 +185,31 @@ class LibraryLoans(RequestsServed):
         data = {"records": records, "requests": requests, "rules": rules, "borrowing": config.borrowing,
                 "budget": config.budget}
         return Problem(prompt=prompt, answer=served_answer(sides), data=data)
+
+    def _draw_requests(self, rng: random.Random, config: Config, records: Records, patron_id: str,
+                       loans: dict[str, Any], item_ids: list[str], mine: list[str], count: int,
+                       kind: str) -> list[dict[str, str]] | None:
+        """Renewals and borrows drawn one by one on the drawn sides of the policy."""
+        rules = {"fines": config.fines, "limits": config.limits}
+        sides = draw_sides(rng, count, kind)
+        if sides is None:
+            return None
+        world = copy.deepcopy(records)
+        requests: list[dict[str, str]] = []
+        for allowed in sides:
+            options = [{"kind": "renew", "loan": loan_id} for loan_id, loan in world["loans"].items()
+                       if loan["patron"] == patron_id and loan_id in loans]
+            if config.borrowing:
+                options += [{"kind": "borrow", "item": item_id} for item_id in item_ids
+                            if item_id not in mine and not _on_loan(world, item_id)]
+            options = [o for o in options if o not in requests and _allowed(world, patron_id, o, rules) == allowed]
+            if not options:
+                return None
+            request = rng.choice(options)
+            if allowed:
+                _serve(world, patron_id, request, rules)
+            requests.append(request)
+        return requests
 
     def expected_records(self, problem: Problem) -> Records:
         records: Records = copy.deepcopy(problem.data["records"])
@@ -234,8 +261,74 @@ def _policy(config: LibraryLoans.Config) -> str:
                      f"a DVD (days late = today minus the due date), at most ${FINE_CAP // 100}.00 per loan.")
     if config.limits:
         rules.append(f"A patron may have at most {MAX_LOANS} items on loan at once, and may not borrow while owing "
-                     f"more than ${MAX_FINES // 100}.00 in fines (fines charged today included).")
+                     f"more than ${MAX_FINES // 100}.00 in fines (fines charged and paid today included). A patron "
+                     "may pay any part of their fines, never more than they owe.")
     return "\n".join(f"{n}. {rule}" for n, rule in enumerate(rules, 1))
+
+
+def _both_limits_requests(rng: random.Random, world: Records, patron_id: str, loans: dict[str, Any],
+                          item_ids: list[str], mine: list[str], count: int, loans_drawn: int,
+                          rules: dict[str, bool]) -> list[dict[str, str]] | None:
+    """The patron owes over $5.00 and has 9 loans: a borrow refused by the fines limit alone, a payment down to
+    at most $5.00, a borrow (the tenth loan), a borrow refused by the loan limit alone, in this order; between the
+    payment and the last borrow, a borrow refused by another patron's hold alone; before the payment, the renewal
+    of an overdue loan whose fine is capped; anywhere, the renewal of a loan at the renewal cap (refused
+    by the cap alone), and more renewals as the level's requests and loans grow (as far as the loans go). None when the records cannot give these."""
+    items = world["items"]
+    on_shelf = [i for i in item_ids if i not in mine and not _on_loan(world, i)]
+    free = [i for i in on_shelf if not items[i]["holds"] or items[i]["holds"][0] == patron_id]
+    held = [i for i in on_shelf if items[i]["holds"] and items[i]["holds"][0] != patron_id]
+    mine_loans = [loan_id for loan_id in loans if loans[loan_id]["patron"] == patron_id]
+    unheld = [loan_id for loan_id in mine_loans if all(h == patron_id for h in items[loans[loan_id]["item"]]["holds"])]
+    capped = [loan_id for loan_id in unheld if loans[loan_id]["renewals"] >= MAX_RENEWALS]
+    overdue = [loan_id for loan_id in unheld if loans[loan_id]["renewals"] < MAX_RENEWALS and _fine(world, loans[loan_id])]
+    over_cap = [loan_id for loan_id in overdue if _fine(world, loans[loan_id]) == FINE_CAP]
+    if len(free) < 3 or not held or not capped or not over_cap:
+        return None
+    late = rng.choice(over_cap)
+    borrows = [{"kind": "borrow", "item": item_id} for item_id in rng.sample(free, 3)]
+    order: list[dict[str, str] | None] = [borrows[0], None, borrows[1], borrows[2]]  # None: the payment
+    order.insert(2, {"kind": "borrow", "item": rng.choice(held)})
+    order.insert(rng.randint(0, 1), {"kind": "renew", "loan": late})
+    order.insert(rng.randint(0, len(order)), {"kind": "renew", "loan": rng.choice(capped)})
+    spare = [loan_id for loan_id in mine_loans if loan_id != late and {"kind": "renew", "loan": loan_id} not in order]
+    for loan_id in rng.sample(spare, min(len(spare), max(0, count - 4 + loans_drawn - 3))):
+        order.insert(rng.randint(0, len(order)), {"kind": "renew", "loan": loan_id})
+    requests, reasons = [], []
+    for request in order:
+        if request is None:  # pay down to a drawn level at most $5.00 (exactly $5.00 a near miss)
+            owed = world["patrons"][patron_id]["fines_cents"]
+            target = rng.choice((MAX_FINES, MAX_FINES, 400, 250, 0))
+            if owed <= target:
+                return None
+            request = {"kind": "pay", "cents": str(owed - target)}
+        if request in borrows:
+            reasons.append(_limits_broken(world, patron_id))
+        if _allowed(world, patron_id, request, rules):
+            _serve(world, patron_id, request, rules)
+        requests.append(request)
+    return requests if reasons == [{"fines"}, set(), {"loans"}] else None
+
+
+def _limits_broken(records: Records, patron_id: str) -> set[str]:
+    """The borrowing limits (clause 5) the patron is at: ``loans``, ``fines``."""
+    count = sum(loan["patron"] == patron_id for loan in records["loans"].values())
+    return ({"loans"} if count >= MAX_LOANS else set()) | (
+        {"fines"} if records["patrons"][patron_id]["fines_cents"] > MAX_FINES else set())
+
+
+def _sides(records: Records, patron_id: str, requests: list[dict[str, str]], rules: dict[str, bool]) -> list[bool]:
+    """Whether the policy allows each request, served in order."""
+    world, sides = copy.deepcopy(records), []
+    for request in requests:
+        sides.append(_allowed(world, patron_id, request, rules))
+        if sides[-1]:
+            _serve(world, patron_id, request, rules)
+    return sides
+
+
+def _dollars(cents: int) -> str:
+    return f"${cents // 100}.{cents % 100:02d}"
 
 
 def _on_loan(records: Records, item_id: str) -> bool:
@@ -248,13 +341,12 @@ def _allowed(records: Records, patron_id: str, request: dict[str, str], rules: d
         loan = loans[request["loan"]]
         held = any(h != patron_id for h in items[loan["item"]]["holds"])
         return loan["renewals"] < MAX_RENEWALS and not held
+    if request["kind"] == "pay":
+        return 0 < int(request["cents"]) <= records["patrons"][patron_id]["fines_cents"]
     item = items[request["item"]]
     if _on_loan(records, request["item"]) or (item["holds"] and item["holds"][0] != patron_id):
         return False
-    if rules["limits"]:
-        count = sum(loan["patron"] == patron_id for loan in loans.values())
-        return count < MAX_LOANS and records["patrons"][patron_id]["fines_cents"] <= MAX_FINES
-    return True
+    return not (rules["limits"] and _limits_broken(records, patron_id))
 
 
 def _fine(records: Records, loan: dict[str, Any]) -> int:
@@ -277,6 +369,9 @@ def _serve(records: Records, patron_id: str, request: dict[str, str],
         due = (today + timedelta(days=LOAN_DAYS[records["items"][loan["item"]]["type"]])).isoformat()
         loan["due"], loan["renewals"] = due, loan["renewals"] + 1
         return [*calls, ("renew_loan", {"loan_id": request["loan"], "due_date": due})]
+    if request["kind"] == "pay":
+        records["patrons"][patron_id]["fines_cents"] -= int(request["cents"])
+        return [("pay_fine", {"patron_id": patron_id, "cents": int(request["cents"])})]
     item = records["items"][request["item"]]
     due = (today + timedelta(days=LOAN_DAYS[item["type"]])).isoformat()
     _lend(records, patron_id, request["item"], due)
@@ -352,6 +447,19 @@ def _charge_fine(records: Records, args: dict[str, Any]) -> tuple[str, Records |
     patron["fines_cents"] += amount
     fines = patron["fines_cents"]
     return f"charged; {patron['id']} now owes ${fines // 100}.{fines % 100:02d}", records
+
+
+def _pay_fine(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    patron = records["patrons"].get(str(args["patron_id"]))
+    cents = args["cents"]
+    if patron is None:
+        return f"error: no patron {str(args['patron_id'])[:40]!r}", None
+    if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
+        return "error: cents must be a positive whole number", None
+    if cents > patron["fines_cents"]:
+        return f"error: {patron['id']} owes only {_dollars(patron['fines_cents'])}", None
+    patron["fines_cents"] -= cents
+    return f"paid; {patron['id']} now owes {_dollars(patron['fines_cents'])}", records
 
 
 def _checkout(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
