@@ -87,7 +87,7 @@ class LibraryLoans(RequestsServed):
         Config((3, 4), (3, 5), True, True, True, 18),
         Config((3, 5), (4, 6), True, True, True, 22),
     )
-    growth = Growth(limits={"loans": 8, "requests": 11, "budget": 44})
+    growth = Growth(limits={"loans": 8, "requests": 9, "budget": 44})
 
     def functions(self) -> dict[str, Function]:
         return {
@@ -273,7 +273,7 @@ def _both_limits_requests(rng: random.Random, world: Records, patron_id: str, lo
     at most $5.00, a borrow (the tenth loan), a borrow refused by the loan limit alone, in this order; between the
     payment and the last borrow, a borrow refused by another patron's hold alone; before the payment, the renewal
     of an overdue loan whose fine is capped; anywhere, the renewal of a loan at the renewal cap (refused
-    by the cap alone), and more renewals as the level's requests and loans grow (as far as the loans go). None when the records cannot give these."""
+    by the cap alone), and more renewals (then borrows of held or lent items) as the level's requests and loans grow. None when the records cannot give these."""
     items = world["items"]
     on_shelf = [i for i in item_ids if i not in mine and not _on_loan(world, i)]
     free = [i for i in on_shelf if not items[i]["holds"] or items[i]["holds"][0] == patron_id]
@@ -292,8 +292,13 @@ def _both_limits_requests(rng: random.Random, world: Records, patron_id: str, lo
     order.insert(rng.randint(0, 1), {"kind": "renew", "loan": late})
     order.insert(rng.randint(0, len(order)), {"kind": "renew", "loan": rng.choice(capped)})
     spare = [loan_id for loan_id in mine_loans if loan_id != late and {"kind": "renew", "loan": loan_id} not in order]
-    for loan_id in rng.sample(spare, min(len(spare), max(0, count - 4 + loans_drawn - 3))):
-        order.insert(rng.randint(0, len(order)), {"kind": "renew", "loan": loan_id})
+    wanted = max(0, count + loans_drawn - 7)
+    extras = [{"kind": "renew", "loan": loan_id} for loan_id in spare]
+    refused_anyway = [i for i in item_ids if i not in mine and {"kind": "borrow", "item": i} not in order
+                      and (i in held or _on_loan(world, i))]  # held by another or out: no limit decides these
+    extras += [{"kind": "borrow", "item": item_id} for item_id in refused_anyway]
+    for request in rng.sample(extras, min(len(extras), wanted)):
+        order.insert(rng.randint(0, len(order)), request)
     requests, reasons = [], []
     for request in order:
         if request is None:  # pay down to a drawn level at most $5.00 (exactly $5.00 a near miss)
