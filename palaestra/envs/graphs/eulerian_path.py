@@ -1,16 +1,30 @@
 """Find an Eulerian trail: a walk that uses every edge of a graph exactly once.
 
-The graph is a cycle through every node plus a few more edge-disjoint random short cycles, so it
-is connected and every degree is even; half the time one edge is then removed, leaving exactly two
-odd-degree nodes where any Eulerian trail must start and end. The verifier accepts **any** walk
-that steps along edges of the graph and uses each edge exactly once (no edge left out).
+The graph is a cactus of short cycles: each cycle after the first hangs at one node of the graph so far, so
+every degree is even and each hung cycle makes a cut vertex. Half the time one cycle is cut open (one edge
+removed, between two cut vertices where it has any), leaving exactly two odd-degree nodes where any trail
+must start and end. The verifier accepts **any** walk that steps along edges of the graph and uses each
+edge exactly once (no edge left out).
+
+Why cut vertices: a walk without Fleury's bridge test gets stuck. Reaching a cut vertex, it must take the
+cycle hung there before walking on, since walking on never comes back; each cut vertex passed on the way
+is a fresh chance to get it wrong. v1 (a spanning cycle plus overlapping random cycles, no cut vertices)
+let a greedy walk with random ties finish 0.58-0.77 of problems per level and one that avoids dead ends
+0.90-0.96; on these graphs such blind walks finish at most a few percent from level 1 (the regression
+test ``tests/envs/test_redteam_r32_euler.py`` holds the numbers). Hung cycles go first at nodes not next
+to their own cycle's cut vertex: a walk may reach those next-door nodes last on their cycle, when walking
+on visibly returns to a visited node, which a walk preferring new nodes avoids for free. The declared
+greedy walks break ties by node number, which a labelling decides: the labels are redrawn a few times
+while one of them finishes.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
@@ -23,41 +37,45 @@ class EulerianPath(Task):
     family = "graphs"
     description = "Give a walk that uses every edge of a graph exactly once (an Eulerian path or circuit)."
     tags = ("graphs", "paths")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
-        nodes: int
-        cycles: int  # extra random cycles on top of the spanning cycle
+        blocks: int  # cycles, each hung at one node of the graph so far
         longest_cycle: int
 
     presets = (
-        Config(nodes=7, cycles=1, longest_cycle=4),
-        Config(nodes=8, cycles=2, longest_cycle=4),
-        Config(nodes=9, cycles=3, longest_cycle=5),
-        Config(nodes=11, cycles=5, longest_cycle=5),
-        Config(nodes=13, cycles=7, longest_cycle=6),
+        Config(blocks=8, longest_cycle=4),
+        Config(blocks=12, longest_cycle=4),
+        Config(blocks=14, longest_cycle=4),
+        Config(blocks=16, longest_cycle=5),
+        Config(blocks=18, longest_cycle=5),
     )
-    growth = Growth()
+    growth = Growth(steps={"blocks": 2})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx
 
-        n = config.nodes
-        order = list(range(n))
-        rng.shuffle(order)
-        edges = {_pair(u, v) for u, v in zip(order, order[1:] + order[:1])}
-        added = 0
-        for _ in range(30 * config.cycles):  # bounded: a cycle reusing an edge is skipped
-            if added == config.cycles:
+        cycles = [list(range(rng.randint(3, config.longest_cycle)))]
+        n = len(cycles[0])
+        # Each further cycle hangs at a node on one cycle so far, so every cycle adds a cut vertex: a walk that
+        # reaches it from its first cycle and walks on there can never come back for the cycle hung there.
+        # Nodes not next to their cycle's own cut vertex go first: a walk may reach the next-door ones last on
+        # their cycle, when walking on is closing that cycle (visibly back to a visited node).
+        inner = list(cycles[0])
+        beside: list[int] = []
+        for _ in range(config.blocks - 1):
+            pool = inner or beside
+            anchor = pool.pop(rng.randrange(len(pool)))
+            fresh = list(range(n, n + rng.randint(2, config.longest_cycle - 1)))
+            n += len(fresh)
+            cycles.append([anchor, *fresh])
+            inner += fresh[1:-1]
+            beside += [fresh[0], fresh[-1]]
+        for _ in range(LABELLINGS):  # bounded; the last labelling stays if every one is finished by a rule
+            rows = _labelled(rng, cycles, n)
+            if not any(len(_greedy_walk(rows, **rule)) > len(rows) for rule in GREEDY_RULES.values()):
                 break
-            loop = rng.sample(range(n), rng.randint(3, config.longest_cycle))
-            pairs = {_pair(u, v) for u, v in zip(loop, loop[1:] + loop[:1])}
-            if not pairs & edges:
-                edges |= pairs
-                added += 1
-        if rng.random() < 0.5:  # an even graph has no bridge, so removing an edge keeps it connected
-            edges.remove(rng.choice(sorted(edges)))
-        rows = sorted([u, v] for u, v in edges)
         graph = nx.Graph(rows)
         steps = list(nx.eulerian_path(graph))
         walk = [steps[0][0]] + [v for _, v in steps]
@@ -90,10 +108,11 @@ class EulerianPath(Task):
         return Verdict.right()
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        """The greedy walk without Fleury's bridge test: from an odd node (else the first), always along the
-        unused edge to the smallest (or largest) neighbour, until stuck."""
-        return {"greedy walk, smallest neighbour": lambda problem: _greedy_walk(problem, prefer_high=False),
-                "greedy walk, largest neighbour": lambda problem: _greedy_walk(problem, prefer_high=True)}
+        """Greedy walks without Fleury's bridge test: from an odd node (else any), always along an unused edge,
+        until stuck; ties go to the smallest (or largest) node, after new nodes first or after the neighbour
+        with the fewest unused edges (not a dead end) first."""
+        return {name: lambda problem, rule=rule: " ".join(map(str, _greedy_walk(problem.data["edges"], **rule)))
+                for name, rule in GREEDY_RULES.items()}
 
     def spellings(self, problem: Problem) -> list[str]:
         walk = (problem.answer or "").split()
@@ -105,25 +124,57 @@ class EulerianPath(Task):
                 " ".join(walk[2:])]
 
 
-def _greedy_walk(problem: Problem, prefer_high: bool) -> str:
-    edges = problem.data["edges"]
+LABELLINGS = 4
+GREEDY_RULES: dict[str, dict[str, Any]] = {
+    "greedy walk, smallest neighbour": {"prefer": "none", "high": False},
+    "greedy walk, largest neighbour": {"prefer": "none", "high": True},
+    "greedy walk, new nodes first, smallest": {"prefer": "new", "high": False},
+    "greedy walk, new nodes first, largest": {"prefer": "new", "high": True},
+    "greedy walk, fewest unused edges first": {"prefer": "fewest", "high": False},
+}
+
+
+def _labelled(rng: random.Random, cycles: list[list[int]], n: int) -> list[list[int]]:
+    """The cactus's edges under shuffled node labels, half the time with one cycle cut open."""
+    label = list(range(n))
+    rng.shuffle(label)
+    edges = {_pair(label[u], label[v]) for cycle in cycles for u, v in zip(cycle, cycle[1:] + cycle[:1])}
+    if rng.random() < 0.5:  # a trail: cut one cycle open between two cut vertices where it has any
+        degree = Counter(node for edge in edges for node in edge)
+        cuts = {edge: sum(degree[node] > 2 for node in edge) for edge in edges}
+        most = max(cuts.values())
+        edges.remove(rng.choice(sorted(edge for edge, count in cuts.items() if count == most)))
+    return sorted([u, v] for u, v in edges)
+
+
+def _greedy_walk(edges: list[list[int]], prefer: str, high: bool) -> list[int]:
+    """A walk that never looks ahead for bridges: ``prefer`` "new" takes unvisited neighbours first, "fewest"
+    the neighbours with the fewest unused edges (but more than one, where it can); ties by node number."""
     joined: dict[int, set[int]] = {}
     for u, v in edges:
         joined.setdefault(u, set()).add(v)
         joined.setdefault(v, set()).add(u)
-    pick = max if prefer_high else min
+    pick = max if high else min
     odd = [v for v in joined if len(joined[v]) % 2]
     node = pick(odd or list(joined))
-    walk = [node]
+    walk, seen = [node], {node}
     for _ in range(len(edges)):  # each step uses an edge
-        if not joined[node]:
+        options = joined[node]
+        if prefer == "new":
+            options = options - seen or options
+        elif prefer == "fewest":
+            options = {v for v in options if len(joined[v]) > 1} or options
+            fewest = min((len(joined[v]) for v in options), default=0)
+            options = {v for v in options if len(joined[v]) == fewest}
+        if not options:
             break
-        nxt = pick(joined[node])
+        nxt = pick(options)
         joined[node].discard(nxt)
         joined[nxt].discard(node)
         walk.append(nxt)
+        seen.add(nxt)
         node = nxt
-    return " ".join(map(str, walk))
+    return walk
 
 
 def _pair(u: int, v: int) -> tuple[int, int]:
