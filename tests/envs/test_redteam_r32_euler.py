@@ -7,9 +7,9 @@ one taking the neighbour with the fewest unused edges (not a dead end) 0.96, 0.9
 
 v2 draws a cactus: cycles hung at single nodes, so each hung cycle makes a cut vertex a walk must not walk past,
 and half the problems cut a cycle open between two cut vertices (the trail's ends). Over 100 seeds a level, levels
-0-4: random ties 0.07, 0.00, 0.00, 0.00, 0.00 (best of three 0.13, 0.04, 0.02, 0.00, 0.00); unvisited first 0.14,
-0.04, 0.04, 0.01, 0.00; fewest unused edges first 0.09, 0.04, 0.02, 0.01, 0.01; the declared greedy walks (ties by
-node number: smallest/largest, unvisited first, fewest unused first) at most 0.07 at level 0 and 0.00 from level 1.
+0-4: random ties 0.01, 0.00, 0.00, 0.00, 0.01 (best of three 0.15, 0.04, 0.04, 0.00, 0.00); unvisited first 0.04,
+0.04, 0.02, 0.00, 0.00; fewest unused edges first 0.15, 0.02, 0.01, 0.02, 0.00; the declared greedy walks (ties by
+node number: smallest/largest, unvisited first, fewest unused first, both) at most 0.06 at level 0, 0.03 above.
 
 The walks are written here afresh (not imported from the env) so the tests measure the problems, not the
 declarations.
@@ -86,11 +86,11 @@ def test_three_tries_of_the_random_walk_still_fail_from_level_1() -> None:
 def test_declared_greedy_walks_cover_the_tie_rules_and_fail() -> None:
     rules = TASK.heuristics()
     assert {"greedy walk, new nodes first, smallest", "greedy walk, fewest unused edges first"} <= set(rules)
-    for level in (0, 1):
+    for level, bound in ((0, 0.15), (1, 0.1)):
         problems = [TASK.sample(level, seed) for seed in range(40)]
         for name, rule in rules.items():
             share = sum(TASK.verify(p, rule(p)).correct for p in problems) / len(problems)
-            assert share <= (0.15 if level == 0 else 0.05), (name, level, share)
+            assert share <= bound, (name, level, share)
 
 
 def test_every_problem_has_a_trail_and_cut_vertices() -> None:

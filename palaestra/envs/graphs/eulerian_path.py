@@ -8,20 +8,19 @@ edge exactly once (no edge left out).
 
 Why cut vertices: a walk without Fleury's bridge test gets stuck. Reaching a cut vertex, it must take the
 cycle hung there before walking on, since walking on never comes back; each cut vertex passed on the way
-is a fresh chance to get it wrong. v1 (a spanning cycle plus overlapping random cycles, no cut vertices)
-let a greedy walk with random ties finish 0.58-0.77 of problems per level and one that avoids dead ends
-0.90-0.96; on these graphs such blind walks finish at most a few percent from level 1 (the regression
-test ``tests/envs/test_redteam_r32_euler.py`` holds the numbers). Hung cycles go first at nodes not next
-to their own cycle's cut vertex: a walk may reach those next-door nodes last on their cycle, when walking
-on visibly returns to a visited node, which a walk preferring new nodes avoids for free. The declared
-greedy walks break ties by node number, which a labelling decides: the labels are redrawn a few times
-while one of them finishes.
+is a fresh chance to get it wrong. v1 (a spanning cycle plus overlapping random cycles, no cut vertex)
+let a greedy walk with random ties finish 0.57-0.77 of problems per level and one taking the neighbour with
+the fewest unused edges 0.90-0.96; on these graphs such blind walks finish at most a few percent from level
+1 (``tests/envs/test_redteam_r32_euler.py`` holds the numbers). Hung cycles go first at nodes not next to
+their own cycle's cut vertex: a walk may reach those next-door nodes last on their cycle, when walking on
+visibly returns to a visited node, which a walk preferring new nodes avoids for free. Ties broken by node
+number favour a walk a little (the neighbour it passed over at a cut vertex is the one that would strand the
+cycle later), so while a declared greedy walk finishes, the labels are redrawn (a few times at most).
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -45,7 +44,7 @@ class EulerianPath(Task):
         longest_cycle: int
 
     presets = (
-        Config(blocks=8, longest_cycle=4),
+        Config(blocks=9, longest_cycle=4),
         Config(blocks=12, longest_cycle=4),
         Config(blocks=14, longest_cycle=4),
         Config(blocks=16, longest_cycle=5),
@@ -72,8 +71,15 @@ class EulerianPath(Task):
             cycles.append([anchor, *fresh])
             inner += fresh[1:-1]
             beside += [fresh[0], fresh[-1]]
+        edges = [(u, v) for cycle in cycles for u, v in zip(cycle, cycle[1:] + cycle[:1])]
+        if rng.random() < 0.5:  # a trail: cut one cycle open between two cut vertices where it has any
+            cut_vertices = {cycle[0] for cycle in cycles[1:]}
+            cuts = [sum(node in cut_vertices for node in edge) for edge in edges]
+            edges.pop(rng.choice([i for i, count in enumerate(cuts) if count == max(cuts)]))
         for _ in range(LABELLINGS):  # bounded; the last labelling stays if every one is finished by a rule
-            rows = _labelled(rng, cycles, n)
+            label = list(range(n))
+            rng.shuffle(label)
+            rows = sorted(sorted((label[u], label[v])) for u, v in edges)
             if not any(len(_greedy_walk(rows, **rule)) > len(rows) for rule in GREEDY_RULES.values()):
                 break
         graph = nx.Graph(rows)
@@ -126,46 +132,36 @@ class EulerianPath(Task):
 
 LABELLINGS = 4
 GREEDY_RULES: dict[str, dict[str, Any]] = {
-    "greedy walk, smallest neighbour": {"prefer": "none", "high": False},
-    "greedy walk, largest neighbour": {"prefer": "none", "high": True},
-    "greedy walk, new nodes first, smallest": {"prefer": "new", "high": False},
-    "greedy walk, new nodes first, largest": {"prefer": "new", "high": True},
-    "greedy walk, fewest unused edges first": {"prefer": "fewest", "high": False},
+    "greedy walk, smallest neighbour": {"prefer": (), "high": False},
+    "greedy walk, largest neighbour": {"prefer": (), "high": True},
+    "greedy walk, new nodes first, smallest": {"prefer": ("new",), "high": False},
+    "greedy walk, new nodes first, largest": {"prefer": ("new",), "high": True},
+    "greedy walk, fewest unused edges first": {"prefer": ("fewest",), "high": False},
+    "greedy walk, new nodes, then fewest unused edges first": {"prefer": ("new", "fewest"), "high": False},
 }
 
 
-def _labelled(rng: random.Random, cycles: list[list[int]], n: int) -> list[list[int]]:
-    """The cactus's edges under shuffled node labels, half the time with one cycle cut open."""
-    label = list(range(n))
-    rng.shuffle(label)
-    edges = {_pair(label[u], label[v]) for cycle in cycles for u, v in zip(cycle, cycle[1:] + cycle[:1])}
-    if rng.random() < 0.5:  # a trail: cut one cycle open between two cut vertices where it has any
-        degree = Counter(node for edge in edges for node in edge)
-        cuts = {edge: sum(degree[node] > 2 for node in edge) for edge in edges}
-        most = max(cuts.values())
-        edges.remove(rng.choice(sorted(edge for edge, count in cuts.items() if count == most)))
-    return sorted([u, v] for u, v in edges)
-
-
-def _greedy_walk(edges: list[list[int]], prefer: str, high: bool) -> list[int]:
-    """A walk that never looks ahead for bridges: ``prefer`` "new" takes unvisited neighbours first, "fewest"
-    the neighbours with the fewest unused edges (but more than one, where it can); ties by node number."""
-    joined: dict[int, set[int]] = {}
+def _greedy_walk(edges: list[list[int]], prefer: tuple[str, ...], high: bool) -> list[int]:
+    """A walk that never looks ahead for bridges, narrowing the neighbours by ``prefer`` in turn ("new":
+    unvisited ones; "fewest": those with the fewest unused edges, but more than one where it can), then taking
+    the smallest (or largest) one."""
+    joined: list[set[int]] = [set() for _ in range(1 + max((max(edge) for edge in edges), default=-1))]
     for u, v in edges:
-        joined.setdefault(u, set()).add(v)
-        joined.setdefault(v, set()).add(u)
+        joined[u].add(v)
+        joined[v].add(u)
     pick = max if high else min
-    odd = [v for v in joined if len(joined[v]) % 2]
-    node = pick(odd or list(joined))
+    odd = [v for v, neighbours in enumerate(joined) if len(neighbours) % 2]
+    node = pick(odd or [v for v, neighbours in enumerate(joined) if neighbours])
     walk, seen = [node], {node}
     for _ in range(len(edges)):  # each step uses an edge
         options = joined[node]
-        if prefer == "new":
-            options = options - seen or options
-        elif prefer == "fewest":
-            options = {v for v in options if len(joined[v]) > 1} or options
-            fewest = min((len(joined[v]) for v in options), default=0)
-            options = {v for v in options if len(joined[v]) == fewest}
+        for rule in prefer:
+            if rule == "new":
+                options = options - seen or options
+            else:
+                options = {v for v in options if len(joined[v]) > 1} or options
+                fewest = min((len(joined[v]) for v in options), default=0)
+                options = {v for v in options if len(joined[v]) == fewest}
         if not options:
             break
         nxt = pick(options)
