@@ -1,21 +1,20 @@
 """Find an Eulerian trail: a walk that uses every edge of a graph exactly once.
 
-The graph is a cactus of short cycles: each cycle after the first hangs at one node of the graph so far, so
-every degree is even and each hung cycle makes a cut vertex. Half the time one cycle is cut open (one edge
-removed, between two cut vertices where it has any), leaving exactly two odd-degree nodes where any trail
-must start and end. The verifier accepts **any** walk that steps along edges of the graph and uses each
-edge exactly once (no edge left out).
+The graph is a cactus of short cycles (4 or 5 nodes): each cycle after the first hangs at one node of the
+graph so far, so every degree is even and each hung cycle makes a cut vertex. Half the time one edge next to
+a cut vertex is removed, leaving exactly two odd-degree nodes where any trail must start and end. The
+verifier accepts **any** walk that steps along edges of the graph and uses each edge exactly once.
 
 Why cut vertices: a walk without Fleury's bridge test gets stuck. Reaching a cut vertex, it must take the
-cycle hung there before walking on, since walking on never comes back; each cut vertex passed on the way
-is a fresh chance to get it wrong. v1 (a spanning cycle plus overlapping random cycles, no cut vertex)
-let a greedy walk with random ties finish 0.57-0.77 of problems per level and one taking the neighbour with
-the fewest unused edges 0.90-0.96; on these graphs such blind walks finish at most a few percent from level
-1 (``tests/envs/test_redteam_r32_euler.py`` holds the numbers). Hung cycles go first at nodes not next to
-their own cycle's cut vertex: a walk may reach those next-door nodes last on their cycle, when walking on
-visibly returns to a visited node, which a walk preferring new nodes avoids for free. Ties broken by node
-number favour a walk a little (the neighbour it passed over at a cut vertex is the one that would strand the
-cycle later), so while a declared greedy walk finishes, the labels are redrawn (a few times at most).
+cycle hung there before walking on, since walking on never comes back; each cut vertex on the way is a fresh
+chance to get it wrong. v1 (a spanning cycle plus overlapping random cycles, no cut vertex) let a greedy walk
+with random ties finish 0.57-0.77 of problems per level and one taking the neighbour with the fewest unused
+edges 0.90-0.96; here such blind walks finish at most about a tenth at level 0 and a few percent above
+(``tests/envs/test_redteam_r32_euler.py`` holds the numbers). Cycles hang only where no cut vertex is next
+door: then every neighbour of a cut vertex has two edges, so counting edges (or avoiding visited nodes) does
+not tell the cycle hung there from the way on. Ties broken by node number still favour a walk (the neighbour
+it passed over at a cut vertex is the one that strands a cycle later), so while a declared greedy walk
+finishes, the labels are redrawn (a few times at most).
 """
 
 from __future__ import annotations
@@ -41,41 +40,37 @@ class EulerianPath(Task):
     @dataclass(frozen=True)
     class Config:
         blocks: int  # cycles, each hung at one node of the graph so far
-        longest_cycle: int
+        longest_cycle: int  # at least 4: a hung cycle then brings a spot for the next one
 
     presets = (
         Config(blocks=9, longest_cycle=4),
+        Config(blocks=10, longest_cycle=4),
         Config(blocks=12, longest_cycle=4),
-        Config(blocks=14, longest_cycle=4),
-        Config(blocks=16, longest_cycle=5),
-        Config(blocks=18, longest_cycle=5),
+        Config(blocks=13, longest_cycle=5),
+        Config(blocks=15, longest_cycle=5),
     )
     growth = Growth(steps={"blocks": 2})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx
 
-        cycles = [list(range(rng.randint(3, config.longest_cycle)))]
+        cycles = [list(range(rng.randint(4, config.longest_cycle)))]
         n = len(cycles[0])
-        # Each further cycle hangs at a node on one cycle so far, so every cycle adds a cut vertex: a walk that
-        # reaches it from its first cycle and walks on there can never come back for the cycle hung there.
-        # Nodes not next to their cycle's own cut vertex go first: a walk may reach the next-door ones last on
-        # their cycle, when walking on is closing that cycle (visibly back to a visited node).
-        inner = list(cycles[0])
-        beside: list[int] = []
+        # Each further cycle hangs at a spot: a node on one cycle only, with no cut vertex next to it.
+        spots = list(cycles[0])
+        ring = {node: (cycles[0][node - 1], cycles[0][(node + 1) % n]) for node in cycles[0]}  # its neighbours
         for _ in range(config.blocks - 1):
-            pool = inner or beside
-            anchor = pool.pop(rng.randrange(len(pool)))
-            fresh = list(range(n, n + rng.randint(2, config.longest_cycle - 1)))
-            n += len(fresh)
-            cycles.append([anchor, *fresh])
-            inner += fresh[1:-1]
-            beside += [fresh[0], fresh[-1]]
+            anchor = spots.pop(rng.randrange(len(spots)))  # never short: each cycle of 4+ nodes brings a new spot
+            spots = [node for node in spots if node not in ring[anchor]]
+            cycle = [anchor, *range(n, n + rng.randint(3, config.longest_cycle - 1))]
+            ring |= {cycle[i]: (cycle[i - 1], cycle[(i + 1) % len(cycle)]) for i in range(1, len(cycle))}
+            spots += cycle[2:-1]
+            n += len(cycle) - 1
+            cycles.append(cycle)
         edges = [(u, v) for cycle in cycles for u, v in zip(cycle, cycle[1:] + cycle[:1])]
-        if rng.random() < 0.5:  # a trail: cut one cycle open between two cut vertices where it has any
+        if rng.random() < 0.5:  # a trail, from a cut vertex, which must take its hung cycle before walking on
             cut_vertices = {cycle[0] for cycle in cycles[1:]}
-            cuts = [sum(node in cut_vertices for node in edge) for edge in edges]
-            edges.pop(rng.choice([i for i, count in enumerate(cuts) if count == max(cuts)]))
+            edges.pop(rng.choice([i for i, edge in enumerate(edges) if cut_vertices & set(edge)]))
         for _ in range(LABELLINGS):  # bounded; the last labelling stays if every one is finished by a rule
             label = list(range(n))
             rng.shuffle(label)
