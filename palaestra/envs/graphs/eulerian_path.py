@@ -75,7 +75,7 @@ class EulerianPath(Task):
             label = list(range(n))
             rng.shuffle(label)
             rows = sorted(sorted((label[u], label[v])) for u, v in edges)
-            if not any(len(_greedy_walk(rows, **rule)) > len(rows) for rule in GREEDY_RULES.values()):
+            if not any(len(_greedy_walk(n, rows, **rule)) > len(rows) for rule in GREEDY_RULES.values()):
                 break
         graph = nx.Graph(rows)
         steps = list(nx.eulerian_path(graph))
@@ -112,8 +112,9 @@ class EulerianPath(Task):
         """Greedy walks without Fleury's bridge test: from an odd node (else any), along unused edges until
         stuck, taking new nodes and/or the neighbours with the fewest unused edges first, ties to the smallest
         (or largest) node."""
-        return {name: lambda problem, rule=rule: " ".join(map(str, _greedy_walk(problem.data["edges"], **rule)))
-                for name, rule in GREEDY_RULES.items()}
+        def walk(problem: Problem, rule: dict[str, Any]) -> str:
+            return " ".join(map(str, _greedy_walk(problem.data["n"], problem.data["edges"], **rule)))
+        return {name: lambda problem, rule=rule: walk(problem, rule) for name, rule in GREEDY_RULES.items()}
 
     def spellings(self, problem: Problem) -> list[str]:
         walk = (problem.answer or "").split()
@@ -136,11 +137,11 @@ GREEDY_RULES: dict[str, dict[str, Any]] = {
 }
 
 
-def _greedy_walk(edges: list[list[int]], prefer: tuple[str, ...], high: bool) -> list[int]:
+def _greedy_walk(n: int, edges: list[list[int]], prefer: tuple[str, ...], high: bool) -> list[int]:
     """A walk that never looks ahead for bridges, narrowing the neighbours by ``prefer`` in turn ("new":
     unvisited ones; "fewest": those with the fewest unused edges, but more than one where it can), then taking
     the smallest (or largest) one."""
-    joined: list[set[int]] = [set() for _ in range(1 + max((max(edge) for edge in edges), default=-1))]
+    joined: list[set[int]] = [set() for _ in range(n)]
     for u, v in edges:
         joined[u].add(v)
         joined[v].add(u)
