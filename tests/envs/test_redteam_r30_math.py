@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import palaestra
+from palaestra.core import Problem
 from palaestra.core.registry import make_source
 
 
@@ -57,10 +58,11 @@ def test_eulerian_path_declares_the_greedy_walk() -> None:
     level 4: declared, so the kit tracks it; it stays under half at the top level."""
     task = _task("graphs/eulerian_path")
     rules = task.heuristics()
-    assert len(rules) == 2
+    assert {"greedy walk, smallest neighbour", "greedy walk, largest neighbour"} <= set(rules)  # v2 declares more
     problems = [task.sample(4, seed) for seed in range(60)]
     for name, rule in rules.items():
         share = sum(task.verify(p, rule(p)).correct for p in problems) / len(problems)
         assert share < 0.5, (name, share)
-    easy = [task.sample(0, seed) for seed in range(60)]
-    assert any(task.verify(p, rules["greedy walk, smallest neighbour"](p)).correct for p in easy)
+    # v2's problems are drawn against these walks, so check on a hand-made square that they do walk the graph
+    square = Problem(prompt="", answer="0 1 2 3 0", data={"n": 4, "edges": [[0, 1], [0, 3], [1, 2], [2, 3]]})
+    assert all(task.verify(square, rule(square)).correct for rule in rules.values())

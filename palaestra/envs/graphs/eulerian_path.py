@@ -1,9 +1,20 @@
 """Find an Eulerian trail: a walk that uses every edge of a graph exactly once.
 
-The graph is a cycle through every node plus a few more edge-disjoint random short cycles, so it
-is connected and every degree is even; half the time one edge is then removed, leaving exactly two
-odd-degree nodes where any Eulerian trail must start and end. The verifier accepts **any** walk
-that steps along edges of the graph and uses each edge exactly once (no edge left out).
+The graph is a cactus of short cycles (4 or 5 nodes): each cycle after the first hangs at one node of the
+graph so far, so every degree is even and each hung cycle makes a cut vertex. Half the time one edge next to
+a cut vertex is removed, leaving exactly two odd-degree nodes where any trail must start and end. The
+verifier accepts **any** walk that steps along edges of the graph and uses each edge exactly once.
+
+Why cut vertices: a walk without Fleury's bridge test gets stuck. Reaching a cut vertex, it must take the
+cycle hung there before walking on, since walking on never comes back; each cut vertex on the way is a fresh
+chance to get it wrong. v1 (a spanning cycle plus overlapping random cycles, no cut vertex) let a greedy walk
+with random ties finish 0.57-0.77 of problems per level and one taking the neighbour with the fewest unused
+edges 0.90-0.96; here such blind walks finish at most about a tenth at level 0 and a few percent above
+(``tests/envs/test_redteam_r32_euler.py`` holds the numbers). Cycles hang only where no cut vertex is next
+door: then every neighbour of a cut vertex has two edges, so counting edges (or avoiding visited nodes) does
+not tell the cycle hung there from the way on. Ties broken by node number still favour a walk (the neighbour
+it passed over at a cut vertex is the one that strands a cycle later), so while a declared greedy walk
+finishes, the labels are redrawn (a few times at most).
 """
 
 from __future__ import annotations
@@ -11,6 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
@@ -23,41 +35,48 @@ class EulerianPath(Task):
     family = "graphs"
     description = "Give a walk that uses every edge of a graph exactly once (an Eulerian path or circuit)."
     tags = ("graphs", "paths")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
-        nodes: int
-        cycles: int  # extra random cycles on top of the spanning cycle
-        longest_cycle: int
+        blocks: int  # cycles, each hung at one node of the graph so far
+        longest_cycle: int  # at least 4: a hung cycle then brings a spot for the next one
 
     presets = (
-        Config(nodes=7, cycles=1, longest_cycle=4),
-        Config(nodes=8, cycles=2, longest_cycle=4),
-        Config(nodes=9, cycles=3, longest_cycle=5),
-        Config(nodes=11, cycles=5, longest_cycle=5),
-        Config(nodes=13, cycles=7, longest_cycle=6),
+        Config(blocks=9, longest_cycle=4),
+        Config(blocks=10, longest_cycle=4),
+        Config(blocks=12, longest_cycle=4),
+        Config(blocks=13, longest_cycle=5),
+        Config(blocks=15, longest_cycle=5),
     )
-    growth = Growth()
+    growth = Growth(steps={"blocks": 2})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx
 
-        n = config.nodes
-        order = list(range(n))
-        rng.shuffle(order)
-        edges = {_pair(u, v) for u, v in zip(order, order[1:] + order[:1])}
-        added = 0
-        for _ in range(30 * config.cycles):  # bounded: a cycle reusing an edge is skipped
-            if added == config.cycles:
+        cycles = [list(range(rng.randint(4, config.longest_cycle)))]
+        n = len(cycles[0])
+        # Each further cycle hangs at a spot: a node on one cycle only, with no cut vertex next to it.
+        spots = list(cycles[0])
+        ring = {node: (cycles[0][node - 1], cycles[0][(node + 1) % n]) for node in cycles[0]}  # its neighbours
+        for _ in range(config.blocks - 1):
+            anchor = spots.pop(rng.randrange(len(spots)))  # never short: each cycle of 4+ nodes brings a new spot
+            spots = [node for node in spots if node not in ring[anchor]]
+            cycle = [anchor, *range(n, n + rng.randint(3, config.longest_cycle - 1))]
+            ring |= {cycle[i]: (cycle[i - 1], cycle[(i + 1) % len(cycle)]) for i in range(1, len(cycle))}
+            spots += cycle[2:-1]
+            n += len(cycle) - 1
+            cycles.append(cycle)
+        edges = [(u, v) for cycle in cycles for u, v in zip(cycle, cycle[1:] + cycle[:1])]
+        if rng.random() < 0.5:  # a trail, from a cut vertex, which must take its hung cycle before walking on
+            cut_vertices = {cycle[0] for cycle in cycles[1:]}
+            edges.pop(rng.choice([i for i, edge in enumerate(edges) if cut_vertices & set(edge)]))
+        for _ in range(LABELLINGS):  # bounded; the last labelling stays if every one is finished by a rule
+            label = list(range(n))
+            rng.shuffle(label)
+            rows = sorted(sorted((label[u], label[v])) for u, v in edges)
+            if not any(len(_greedy_walk(n, rows, **rule)) > len(rows) for rule in GREEDY_RULES.values()):
                 break
-            loop = rng.sample(range(n), rng.randint(3, config.longest_cycle))
-            pairs = {_pair(u, v) for u, v in zip(loop, loop[1:] + loop[:1])}
-            if not pairs & edges:
-                edges |= pairs
-                added += 1
-        if rng.random() < 0.5:  # an even graph has no bridge, so removing an edge keeps it connected
-            edges.remove(rng.choice(sorted(edges)))
-        rows = sorted([u, v] for u, v in edges)
         graph = nx.Graph(rows)
         steps = list(nx.eulerian_path(graph))
         walk = [steps[0][0]] + [v for _, v in steps]
@@ -90,10 +109,12 @@ class EulerianPath(Task):
         return Verdict.right()
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        """The greedy walk without Fleury's bridge test: from an odd node (else the first), always along the
-        unused edge to the smallest (or largest) neighbour, until stuck."""
-        return {"greedy walk, smallest neighbour": lambda problem: _greedy_walk(problem, prefer_high=False),
-                "greedy walk, largest neighbour": lambda problem: _greedy_walk(problem, prefer_high=True)}
+        """Greedy walks without Fleury's bridge test: from an odd node (else any), along unused edges until
+        stuck, taking new nodes and/or the neighbours with the fewest unused edges first, ties to the smallest
+        (or largest) node."""
+        def walk(problem: Problem, rule: dict[str, Any]) -> str:
+            return " ".join(map(str, _greedy_walk(problem.data["n"], problem.data["edges"], **rule)))
+        return {name: lambda problem, rule=rule: walk(problem, rule) for name, rule in GREEDY_RULES.items()}
 
     def spellings(self, problem: Problem) -> list[str]:
         walk = (problem.answer or "").split()
@@ -105,25 +126,47 @@ class EulerianPath(Task):
                 " ".join(walk[2:])]
 
 
-def _greedy_walk(problem: Problem, prefer_high: bool) -> str:
-    edges = problem.data["edges"]
-    joined: dict[int, set[int]] = {}
+LABELLINGS = 4  # tried per problem: the declared walks then finish at most 0.02 of level 0, none above
+GREEDY_RULES: dict[str, dict[str, Any]] = {
+    "greedy walk, smallest neighbour": {"prefer": (), "high": False},
+    "greedy walk, largest neighbour": {"prefer": (), "high": True},
+    "greedy walk, new nodes first, smallest": {"prefer": ("new",), "high": False},
+    "greedy walk, new nodes first, largest": {"prefer": ("new",), "high": True},
+    "greedy walk, fewest unused edges first": {"prefer": ("fewest",), "high": False},
+    "greedy walk, new nodes, then fewest unused edges first": {"prefer": ("new", "fewest"), "high": False},
+}
+
+
+def _greedy_walk(n: int, edges: list[list[int]], prefer: tuple[str, ...], high: bool) -> list[int]:
+    """A walk that never looks ahead for bridges, narrowing the neighbours by ``prefer`` in turn ("new":
+    unvisited ones; "fewest": those with the fewest unused edges, but more than one where it can), then taking
+    the smallest (or largest) one."""
+    joined: list[set[int]] = [set() for _ in range(n)]
     for u, v in edges:
-        joined.setdefault(u, set()).add(v)
-        joined.setdefault(v, set()).add(u)
-    pick = max if prefer_high else min
-    odd = [v for v in joined if len(joined[v]) % 2]
-    node = pick(odd or list(joined))
-    walk = [node]
+        joined[u].add(v)
+        joined[v].add(u)
+    pick = max if high else min
+    odd = [v for v, neighbours in enumerate(joined) if len(neighbours) % 2]
+    node = pick(odd or [v for v, neighbours in enumerate(joined) if neighbours])
+    walk, seen = [node], {node}
     for _ in range(len(edges)):  # each step uses an edge
-        if not joined[node]:
+        options = joined[node]
+        for rule in prefer:
+            if rule == "new":
+                options = options - seen or options
+            else:
+                options = {v for v in options if len(joined[v]) > 1} or options
+                fewest = min((len(joined[v]) for v in options), default=0)
+                options = {v for v in options if len(joined[v]) == fewest}
+        if not options:
             break
-        nxt = pick(joined[node])
+        nxt = pick(options)
         joined[node].discard(nxt)
         joined[nxt].discard(node)
         walk.append(nxt)
+        seen.add(nxt)
         node = nxt
-    return " ".join(map(str, walk))
+    return walk
 
 
 def _pair(u: int, v: int) -> tuple[int, int]:
