@@ -1,10 +1,16 @@
-"""Red team r32 (knap): web/form_filling's two misreadings of an age (the band's bound age read into the band below;
+"""Red team r32 (knap), two envs.
+
+algorithms/knapsack: the generator redrew until six greedy packings missed the optimum, but the instances rewarded
+packing the capacity well: the fullest fill (an exact subset-sum search, the best value among the heaviest sets) was
+optimal in 0.99/0.97/0.87/0.72/0.71 of levels 0-4 of version 5, the best within one unit of the fullest in
+1.00/0.99/1.00/0.93/0.89 (150 seeds). Version 6 draws the capacity where a lighter set beats every set within one
+unit of the fullest: both now score 0.00 at levels 0-4, the six greedy packings still 0.00.
+
+web/form_filling: the two misreadings of an age (the band's bound age read into the band below;
 the age from the birth year alone) were each right in about half the draws with one applicant (version 3: 0.43-0.57
 of levels 1-4, 100 seeds). Version 4 adds a co-applicant whose band also keys the category, drawn so that the two
 misreadings err on different people: each, alone or together, is now right in 0.00 of levels 1-4 (the correct
-reading 1.00). The test reads the category table and the ages from the site and the prompt, not from the generator.
-
-(algorithms/knapsack, the brief's other env, is unchanged: see the lead's report.)"""
+reading 1.00). The test reads the category table and the ages from the site and the prompt, not from the generator."""
 
 from __future__ import annotations
 
@@ -16,6 +22,29 @@ from palaestra.core.registry import make_source
 from palaestra.envs.web import form_filling as ff
 
 FORMS = make_source("web/form_filling")
+KNAPSACK = make_source("algorithms/knapsack")
+
+
+def _fullest_fill_value(items: list[list[int]], capacity: int, near: int) -> int:
+    """The best value among the item sets weighing at most ``near`` less than the heaviest set within the capacity
+    (an exact subset-sum search over reachable weights)."""
+    best_by_weight = {0: 0}
+    for weight, value in items:
+        for total, worth in list(best_by_weight.items()):
+            if total + weight <= capacity and best_by_weight.get(total + weight, -1) < worth + value:
+                best_by_weight[total + weight] = worth + value
+    fullest = max(best_by_weight)
+    return max(worth for total, worth in best_by_weight.items() if total >= fullest - near)
+
+
+def test_knapsack_r32_the_fullest_fill_misses_the_optimum() -> None:
+    for level in (0, 1, 2):
+        for near in (0, 1):
+            hits = 0
+            for seed in range(30):
+                data = KNAPSACK.sample(level, seed).data
+                hits += _fullest_fill_value(data["items"], data["capacity"], near) == data["value"]
+            assert hits / 30 < 0.1, (level, near, hits)  # v5: 0.87-1.00
 
 
 def _band(age: int, bound_inclusive: bool) -> str:
