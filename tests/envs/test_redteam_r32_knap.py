@@ -10,7 +10,7 @@ web/form_filling: the two misreadings of an age (the band's bound age read into 
 the age from the birth year alone) were each right in about half the draws with one applicant (version 3: 0.43-0.57
 of levels 1-4, 100 seeds). Version 4 adds a co-applicant whose band also keys the category, drawn so that the two
 misreadings err on different people: each, alone or together, is now right in 0.00 of levels 1-4 (the correct
-reading 1.00). The test reads the category table and the ages from the site and the prompt, not from the generator."""
+reading 1.00), as is copying one person's (correct) band to the other, since the two never share a band. The test reads the category table and the ages from the site and the prompt, not from the generator."""
 
 from __future__ import annotations
 
@@ -63,8 +63,9 @@ READINGS: dict[str, Callable[[date], str]] = {
 }
 
 
-def _category(problem: object, reading: Callable[[date], str]) -> str | None:
-    """The category code the site's table gives for the ages as ``reading`` bands them (None: no such row)."""
+def _category(problem: object, reading: Callable[[date], str], copy_applicant: bool = False) -> str | None:
+    """The category code the site's table gives for the ages as ``reading`` bands them (None: no such row);
+    ``copy_applicant``: the applicant's band taken for the co-applicant too."""
     pages = problem.data["records"]["site"]["pages"].values()  # type: ignore[attr-defined]
     text = next(record["text"] for record in pages if record["title"] == "Permit categories")
     table = {}
@@ -75,13 +76,14 @@ def _category(problem: object, reading: Callable[[date], str]) -> str | None:
     prompt: str = problem.prompt  # type: ignore[attr-defined]
     borns = [datetime.strptime(day, "%d %B %Y").date() for day in re.findall(r"born (\d+ \w+ \d{4})", prompt)]
     by_pair = any(co_band for _, _, co_band in table)
-    key = (" not a resident" not in prompt, reading(borns[0]), reading(borns[1]) if by_pair else None)
+    co_band = reading(borns[0] if copy_applicant else borns[1])
+    key = (" not a resident" not in prompt, reading(borns[0]), co_band if by_pair else None)
     return table.get(key)
 
 
-def _share(reading: Callable[[date], str], level: int, seeds: int = 40) -> float:
-    return sum(_category(FORMS.sample(level, seed), reading) == FORMS.sample(level, seed).data["values"]["category"]
-               for seed in range(seeds)) / seeds
+def _share(reading: Callable[[date], str], level: int, seeds: int = 40, copy_applicant: bool = False) -> float:
+    return sum(_category(FORMS.sample(level, seed), reading, copy_applicant)
+               == FORMS.sample(level, seed).data["values"]["category"] for seed in range(seeds)) / seeds
 
 
 def test_forms_r32_the_correct_reading_gets_the_category() -> None:
@@ -92,3 +94,7 @@ def test_forms_r32_each_misreading_of_an_age_misses_the_category() -> None:
     for level in (1, 3):
         shares = {name: _share(reading, level) for name, reading in READINGS.items()}
         assert all(share < 0.15 for share in shares.values()), (level, shares)
+
+
+def test_forms_r32_copying_the_applicants_band_misses_the_category() -> None:
+    assert _share(lambda born: _band(_exact_age(born), bound_inclusive=False), level=2, copy_applicant=True) < 0.1

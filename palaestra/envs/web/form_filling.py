@@ -20,7 +20,7 @@ The category guards against misread ages (versions 2-4). From level 1 it is the 
 bands of both the applicant and a co-applicant on today's date; one of the two is exactly 26 (or 65), so reading "under
 26" as "26 or under" misplaces that one, and the other's 26th (or 65th) birthday is still to come this year, so the age
 from the birth year alone misplaces the other. Each misreading, alone or both together, gets the category wrong in
-every draw (version 3, one applicant at even odds between the two edge cases: each was right in about half, 0.43-0.57
+every draw, and as the two never share a band, so does copying one person's band to the other (version 3, one applicant at even odds between the two edge cases: each was right in about half, 0.43-0.57
 of levels 1-4 over 100 seeds). When the fee counts (from level 2) the years applied for are 2 to 5.
 """
 
@@ -83,9 +83,12 @@ class FormFilling(WebTask):
             # One of the two is exactly 26 (or 65), the birthday today or passed this year, so reading "under 26"
             # as "26 or under" misplaces that one; the other's birthday of the 26th (or 65th) year is still to
             # come, so the age from the birth year alone misplaces the other: each misreading errs in every draw.
+            # The two never share a band (the one exactly 26 and the other turning 65 would), so copying one
+            # person's band to the other never helps.
             edge = True
-            exact = _years_before(TODAY, rng.choice((26, 65))) - timedelta(days=rng.randint(0, 60))
-            younger = _years_before(TODAY, rng.choice((26, 65))) + timedelta(days=rng.randint(1, 200))
+            exact_age, turning = rng.choice(((26, 26), (65, 65), (65, 26)))
+            exact = _years_before(TODAY, exact_age) - timedelta(days=rng.randint(0, 60))
+            younger = _years_before(TODAY, turning) + timedelta(days=rng.randint(1, 200))
             born, co_born = (exact, younger) if rng.random() < 0.5 else (younger, exact)
         elif edge:  # a birthday next to a band's edge: the age on today's date decides
             born = _years_before(TODAY, rng.choice((26, 65))) + timedelta(days=rng.choice((-1, 0, 1)))
