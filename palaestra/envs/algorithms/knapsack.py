@@ -1,34 +1,23 @@
 """0/1 knapsack: choose items of greatest total value that fit a weight limit.
 
-Items labelled with letters (a random set per problem) get random integer weights, values a multiple (1-3, drawn per
-problem) of the weight plus a random extra (since version 5), and the capacity is a fraction of their total weight.
-Instances are redrawn until no textbook greedy choice is optimal: by value per unit of weight, by value (the most
-valuable first, which still found the optimum in 0.38-0.63 of levels 2-6 before), or the lightest first; the packing
-by value per unit of weight improved by dropping one of its items and packing the rest again by value per weight (the
-best such; it still found the optimum in 0.78-0.95 of levels 2-4 of version 2, which redrew against the three plain
-orders only); (version 4) the packing by value per weight improved by hill climbing: while some move (one item added;
-one or two items in for at most one out) gains value, the best such move is made (it still found the optimum in
-0.62/0.44/0.39 of levels 2/3/4 of version 3); and (version 5) the packing by value per weight with any one or two
-items struck from the list, the best of these. The verifier accepts **any** optimal item set: known labels, each at
-most once, total weight within the capacity, total value equal to the optimum (a dynamic programme over capacities,
-at generation).
+Items labelled with letters (a random set per problem) get random integer weights and values a multiple (1-3, drawn
+per problem) of the weight plus a random extra: values per weight are alike, the classic hard case for greedy orders.
+The verifier accepts **any** optimal item set: known labels, each at most once, total weight within the capacity,
+total value equal to the optimum (a dynamic programme at generation).
 
-Version 5: levels 0-1 were drawn against none of the rules (level 0) or the three plain orders only (level 1): at
-level 0 the rules found the optimum in 0.37-0.98 of the problems, at level 1 dropping one item 0.93 and hill climbing
-0.79; and striking any one or two items from the ratio greedy's list (the best of n(n+1)/2 + 1 greedy packings, not
-declared) found it in 1.00 of levels 0-1 and 0.96/0.95 of levels 2/4 (150 seeds; 300 at level 2). With values
-drawn independently of the weights so few instances beat all six rules (about 1 draw in 1,500 at level 2, 1 in 250
-at level 4; fewer at 5-7 items) that values are now a multiple of the weight plus an extra (up to 6/8/15/40/60 at
-levels 0-4): values per weight are alike, the classic hard case for the greedy orders, and about 1 draw in
-290/120/80/70/60 beats all six (200 seeds). Every level is drawn against all six; each scores 0 at levels 0-4 (300
-seeds). What these instances reward is packing the capacity well: the fullest fill (an exact subset-sum search, the
-best value among the fullest sets) is optimal on 0.99/0.95/0.89/0.77/0.71 of levels 0-4 (version 4:
-0.48/0.53/0.70/-/0.45); the extra grows with the level so that values matter more there.
+The generator guards against rules of thumb that find the optimum without searching for it. Every instance is
+redrawn until none of six greedy packings is optimal: by value per weight, by value, lightest first, and the packing
+by value per weight improved by dropping one of its items, by hill climbing on swaps (one or two in, at most one
+out), or by striking any one or two items from its list. Since version 6 the capacity is also chosen so that the
+fullest fill (an exact subset-sum search: the best value among the heaviest sets that fit, or within one unit of
+them) misses the optimum: one table of best values by exact weight gives, for every capacity in range, whether a
+lighter set beats all the full ones, and the greedy packings are tried only at such capacities. In version 5 the
+fullest fill was optimal in 0.99/0.97/0.87/0.72/0.71 of levels 0-4 (within one unit: 1.00-0.89); weights now go up
+to 80 at every level, as finer weights leave room for a light set to win (with level 0's old weights, up to 12,
+under 1 draw in 1,500 beat even the plain fullest fill and the six greedy packings; now 1 in 60 beats all eight).
 
-Generation speed: about 100-200 problems/s at levels 0-4 on this 2-core machine (about 5-10 ms of CPU each; version 4:
-about 400/s at level 4, version 2: over 2,000/s). Tens to a couple of hundred draws per problem are needed before
-every textbook packing misses the optimum, each solved by the dynamic programme; the redraw is what keeps the greedy
-rules and their improvements from earning reward.
+Generation: about 5-13 ms of CPU a problem at levels 0-4, 30-60 ms at levels 20 and 40, on this 2-core machine
+(version 5: 9-14 ms and 65-80 ms).
 """
 
 from __future__ import annotations
@@ -41,6 +30,9 @@ from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_labels, sample_letters
 
+# The drawn capacity makes the best set within this many units of the fullest fill's weight fall short of the optimum.
+NEAR = 1
+
 
 @register
 class Knapsack(Task):
@@ -48,7 +40,7 @@ class Knapsack(Task):
     family = "algorithms"
     description = "Choose a most valuable set of items within a weight limit (0/1 knapsack)."
     tags = ("algorithms", "dynamic-programming", "optimization")
-    version = 5
+    version = 6
 
     @dataclass(frozen=True)
     class Config:
@@ -59,11 +51,11 @@ class Knapsack(Task):
         spread: int
 
     presets = (
-        Config(items=6, max_weight=12, spread=6),
-        Config(items=7, max_weight=15, spread=8),
-        Config(items=9, max_weight=20, spread=15),
-        Config(items=12, max_weight=30, spread=40),
-        Config(items=15, max_weight=40, spread=60),
+        Config(items=6, max_weight=80, spread=20),
+        Config(items=7, max_weight=80, spread=20),
+        Config(items=9, max_weight=80, spread=20),
+        Config(items=12, max_weight=80, spread=40),
+        Config(items=15, max_weight=80, spread=60),
     )
     growth = Growth(steps={"items": 1, "max_weight": 5, "spread": 10}, limits={"items": 23})
 
@@ -74,14 +66,27 @@ class Knapsack(Task):
             times = rng.randint(1, 3)
             weights = [rng.randint(1, config.max_weight) for _ in names]
             items = [[w, times * w + rng.randint(0, config.spread)] for w in weights]
-            capacity = max(1, round(sum(w for w, _ in items) * rng.uniform(0.35, 0.6)))
-            best = _best(items, capacity)
-            if any(_value(items, rule(items, capacity)) == _value(items, best) for rule in _TEXTBOOK.values()):
-                return None
-            return items, capacity, best
+            low, high = max(1, round(sum(weights) * 0.35)), max(1, round(sum(weights) * 0.6))
+            rows = _rows(items, high)
+            # The capacities where the fullest fill (with the best value within NEAR units of it) misses the
+            # optimum, read off one table of best values by exact weight: a light set must beat every full one.
+            capacities, best_so_far, fullest = [], -1, 0
+            for capacity, value in enumerate(rows[-1]):
+                if value >= 0:
+                    fullest = capacity
+                best_so_far = max(best_so_far, value)
+                if capacity >= low and max(rows[-1][max(0, fullest - NEAR):fullest + 1]) < best_so_far:
+                    capacities.append(capacity)
+            for capacity in rng.sample(capacities, min(5, len(capacities))):
+                best = _pick(items, rows, _lightest_best(rows[-1][:capacity + 1]))
+                if all(_value(items, rule(items, capacity)) < _value(items, best) for rule in _GREEDY.values()):
+                    return items, capacity, best
+            return None
 
-        # about 1 draw in 290 passes at level 0, 1 in 60-120 at levels 1-4: 5,000 attempts all fail with odds e^-17
-        items, capacity, best = retry(draw, attempts=5_000, what="items that greedy packing gets wrong")
+        # about 1 draw in 60 passes at level 0, 1 in 20 at level 1, 1 in 7-10 at levels 2-4, 20 and 40 (60 seeds):
+        # 5,000 attempts all fail with odds about e^-80
+        items, capacity, best = retry(draw, attempts=5_000,
+                                      what="items that greedy packing and the fullest fill get wrong")
         listing = "\n".join(f"{name}: weight {w}, value {v}" for name, (w, v) in zip(names, items))
         prompt = (
             f"Items:\n{listing}\n\nChoose items with total weight at most {capacity} and the largest possible "
@@ -141,18 +146,45 @@ def _value(items: list[list[int]], chosen: list[int]) -> int:
     return sum(items[i][1] for i in chosen)
 
 
-def _best(items: list[list[int]], capacity: int) -> list[int]:
-    """An optimal item set (indices, increasing) by dynamic programming over capacities."""
-    table = [[0] * (capacity + 1)]
-    for w, v in items:  # row by row: below w the item cannot fit, from w on take the better of skip and take
-        prev = table[-1]
-        table.append(prev[:w] + [skip if skip >= take + v else take + v for skip, take in zip(prev[w:], prev)])
-    chosen, c = [], capacity
+def _rows(items: list[list[int]], limit: int) -> list[list[int]]:
+    """The best value of a set of the first i items weighing exactly w, for w up to ``limit`` (-1: no such set), row
+    i for i = 0..n: a dynamic programme over weights."""
+    rows = [[0] + [-1] * limit]
+    for w, v in items:  # below w the item cannot be in, from w on take the better of skip and take
+        prev = rows[-1]
+        rows.append(prev[:w] + [skip if take < 0 or skip >= take + v else take + v
+                                for skip, take in zip(prev[w:], prev)])
+    return rows
+
+
+def _pick(items: list[list[int]], rows: list[list[int]], weight: int) -> list[int]:
+    """A most valuable set weighing exactly ``weight`` (indices, increasing), read back from :func:`_rows`."""
+    chosen = []
     for i in range(len(items), 0, -1):
-        if table[i][c] != table[i - 1][c]:
+        if rows[i][weight] != rows[i - 1][weight]:  # the value changed: item i-1 is in
             chosen.append(i - 1)
-            c -= items[i - 1][0]
+            weight -= items[i - 1][0]
     return sorted(chosen)
+
+
+def _lightest_best(values: list[int]) -> int:
+    """The lightest weight whose best value is the largest."""
+    return values.index(max(values))
+
+
+def _best(items: list[list[int]], capacity: int) -> list[int]:
+    """An optimal item set (indices, increasing)."""
+    rows = _rows(items, capacity)
+    return _pick(items, rows, _lightest_best(rows[-1]))
+
+
+def _fullest_fill(items: list[list[int]], capacity: int, near: int = 0) -> list[int]:
+    """The fullest fill: an exact subset-sum search for the heaviest sets within the capacity, then the most
+    valuable set weighing at most ``near`` units less than these."""
+    rows = _rows(items, capacity)
+    fullest = max(w for w, value in enumerate(rows[-1]) if value >= 0)
+    start = max(0, fullest - near)
+    return _pick(items, rows, start + _lightest_best(rows[-1][start:fullest + 1]))
 
 
 # Textbook greedy packings: take items in this order (smallest key first) while they fit.
@@ -237,10 +269,18 @@ def _order_rule(order: Callable[[list[int]], float]) -> Callable[[list[list[int]
     return lambda items, capacity: _greedy(items, capacity, order)
 
 
-# The textbook packings a drawn instance must beat (at every level), by the name the kit shows.
-_TEXTBOOK: dict[str, Callable[[list[list[int]], int], list[int]]] = {
+# The greedy packings a drawn instance must beat (at every level), by the name the kit shows.
+_GREEDY: dict[str, Callable[[list[list[int]], int], list[int]]] = {
     **{f"greedy by {name}": _order_rule(order) for name, order in _GREEDY_ORDERS.items()},
     "greedy by value per weight, then the best with one of its items left out": _greedy_drop_one,
     "greedy by value per weight, then the best swap (one or two in, at most one out) while it gains": _swap_climb,
     "greedy by value per weight, then the best with any one or two items struck from the list": _greedy_without_two,
+}
+
+# ... and the fullest fills, which the drawn capacity beats by construction.
+_TEXTBOOK: dict[str, Callable[[list[list[int]], int], list[int]]] = {
+    **_GREEDY,
+    "the fullest fill (exact subset sum), the best value among the heaviest sets": _fullest_fill,
+    f"the fullest fill, then the best value within {NEAR} units of it":
+        lambda items, capacity: _fullest_fill(items, capacity, NEAR),
 }

@@ -1,33 +1,27 @@
 """Fill in a permit application form whose rules are spread over a site's help pages; report the confirmation.
 
-The site (:mod:`palaestra.envs.web.common`) is a permits office: the start page links to the application
-form and to the help index, which (from level 2 through sub-indexes) leads to one help page per rule: how
-to write the applicant's name (family name in capitals, a comma, the given names), the date format (drawn
-per problem), the category code (a table by residency and age on today's date), the fee (a per-year table
-by category, times the years applied for, written with two decimals), the district (a table by postcode
+The site (:mod:`palaestra.envs.web.common`) is a permits office: the start page links to the application form and to
+the help index, which (from level 2 through sub-indexes) leads to one help page per rule: how to write the
+applicant's name (family name in capitals, a comma, the given names), the date format (drawn per problem), the
+category code (a table by residency and the applicant's and co-applicant's ages on today's date), the fee (a per-
+year table by category, times the years applied for, written with two decimals), the district (a table by postcode
 prefix), the reference (membership number, a hyphen, the year's last two digits) and the phone number
-(international, drawn country code, no leading zero, no spaces). A level uses the first 3 to 7 of these
-fields. Distractor pages give other rules for other forms (a renewal form's date format, a business
-permit's categories), so reading the wrong page misleads.
+(international, drawn country code, no leading zero, no spaces). A level uses the first 3 to 7 of these fields.
+Distractor pages give other rules for other forms (a renewal form's date format, a business permit's categories), so
+reading the wrong page misleads.
 
-The prompt describes the applicant in plain words. The site accepts any complete submission (the office
-checks it against the rules later) and says a confirmation number; the episode is judged on the answer
-(that number) and on the final records: exactly one application, every field as the rules make it (codes
-in any case; the name as the rule writes it). The difficulty is the fields plus the distractor pages plus
-half the help pages on the way plus the draw's twists (given names, a birthday at an age band's edge, years).
+The prompt describes the applicant (and a co-applicant) in plain words. The site accepts any complete submission
+(the office checks it against the rules later) and says a confirmation number; the episode is judged on the answer
+(that number) and on the final records: exactly one application, every field as the rules make it (codes in any
+case; the name as the rule writes it). The difficulty is the fields plus the distractor pages plus half the help
+pages on the way plus the draw's twists (given names, a birthday at an age band's edge, years).
 
-Version 2 (session-30 red team): when the category counts (from level 1), the applicant's age always sits at a
-band's edge: in 65% of draws the birthday of the 26th (or 65th) year is still to come this year, so an age taken
-from the birth year alone picks the wrong band, and otherwise the applicant is exactly 26 (or 65), so reading
-"under 26" as "26 or under" does; and when the fee counts (from level 2) the years applied for are 2 to 5. In
-version 1 the age from the birth year alone gave the right category in 85-91% of levels 1-4, the slip at the
-band's bound in 75-79%, and a fee that skipped the years was right in 16-23% of levels 2-4.
-
-Version 3 (red team, round 3): the two edge cases come at even odds. At 65% and 35%, reading each band's bound age
-into the band below ("under 26" as "26 or under") was still right in 0.71 of level 1's draws (it errs only at exactly
-26 or 65), as was that reading on top of the age from the birth year; the age from the birth year alone errs only
-when the birthday is to come. No single applicant makes both misreadings err, so even odds hold each of the three
-to about half (0.51, 0.51 and 0.49 over 400 draws).
+The category guards against misread ages (versions 2-4). From level 1 it is the code for the residency and the age
+bands of both the applicant and a co-applicant on today's date; one of the two is exactly 26 (or 65), so reading "under
+26" as "26 or under" misplaces that one, and the other's 26th (or 65th) birthday is still to come this year, so the age
+from the birth year alone misplaces the other. Each misreading, alone or both together, gets the category wrong in
+every draw, and as the two never share a band, so does copying one person's band to the other (version 3, one applicant at even odds between the two edge cases: each was right in about half, 0.43-0.57
+of levels 1-4 over 100 seeds). When the fee counts (from level 2) the years applied for are 2 to 5.
 """
 
 from __future__ import annotations
@@ -61,7 +55,7 @@ class FormFilling(WebTask):
     description = "Fill in an application form by rules spread over a site's help pages (formats, tables, fees); report the confirmation."
     tags = ("web", "navigation", "forms", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow", "fill_and_submit")
-    version = 3  # v3: the two edge cases at even odds (each misreading of the age right in half the draws)
+    version = 4  # v4: a co-applicant whose age band also keys the category (each misreading of an age always wrong)
 
     @dataclass(frozen=True)
     class Config:
@@ -82,15 +76,20 @@ class FormFilling(WebTask):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         forge = NameForge(rng)
         family, given = forge.word(2), " ".join(forge.word(rng.randint(1, 2)) for _ in range(rng.randint(1, 2)))
-        born = TODAY - timedelta(days=rng.randint(17 * 365, 80 * 365))
+        co_family, co_given = forge.word(2), forge.word(rng.randint(1, 2))
+        born, co_born = (TODAY - timedelta(days=rng.randint(17 * 365, 80 * 365)) for _ in range(2))
         edge = rng.random() < 0.3
-        if config.fields > FIELDS.index("category"):  # the category counts: the age on today's date decides it
+        if config.fields > FIELDS.index("category"):  # the category counts: both ages on today's date decide it
+            # One of the two is exactly 26 (or 65), the birthday today or passed this year, so reading "under 26"
+            # as "26 or under" misplaces that one; the other's birthday of the 26th (or 65th) year is still to
+            # come, so the age from the birth year alone misplaces the other: each misreading errs in every draw.
+            # The two never share a band (the one exactly 26 and the other turning 65 would), so copying one
+            # person's band to the other never helps.
             edge = True
-            turned = _years_before(TODAY, rng.choice((26, 65)))
-            if rng.random() < 0.5:  # the birthday is still to come this year: a year younger than the years say
-                born = turned + timedelta(days=rng.randint(1, 200))
-            else:  # exactly 26 (or 65) years old, the birthday today or passed this year
-                born = turned - timedelta(days=rng.randint(0, 60))
+            exact_age, turning = rng.choice(((26, 26), (65, 65), (65, 26)))
+            exact = _years_before(TODAY, exact_age) - timedelta(days=rng.randint(0, 60))
+            younger = _years_before(TODAY, turning) + timedelta(days=rng.randint(1, 200))
+            born, co_born = (exact, younger) if rng.random() < 0.5 else (younger, exact)
         elif edge:  # a birthday next to a band's edge: the age on today's date decides
             born = _years_before(TODAY, rng.choice((26, 65))) + timedelta(days=rng.choice((-1, 0, 1)))
         resident = rng.random() < 0.6
@@ -100,13 +99,14 @@ class FormFilling(WebTask):
         local = f"{rng.randint(10, 99)}{rng.randint(1_000_000, 9_999_999)}"
         date_format = rng.choice(sorted(DATE_FORMATS))
         country = rng.choice(COUNTRY_CODES)
-        codes = rng.sample([f"{letter}{digit}" for letter in "ABCDEFGHKMNPRSTV" for digit in range(1, 10)], 12)
-        categories = {(res, band): codes[i] for i, (res, band) in enumerate(
-            (res, band) for res in (True, False) for band in BANDS)}
+        keys = [(res, band, co_band) for res in (True, False) for band in BANDS for co_band in BANDS]
+        codes = rng.sample([f"{letter}{digit}" for letter in "ABCDEFGHKMNPRSTV" for digit in range(1, 10)],
+                           len(keys) + 3)
+        categories = dict(zip(keys, codes))
         fees = {code: rng.randint(12, 90) * 100 + rng.choice((0, 50)) for code in categories.values()}
         prefixes = sorted({postcode[:2], *(f"{rng.randint(10, 99)}" for _ in range(6))})
         districts = {prefix: f"{rng.choice(('N', 'S', 'E', 'W', 'C'))}{rng.randint(10, 99)}" for prefix in prefixes}
-        category = categories[(resident, _band(born))]
+        category = categories[(resident, _band(born), _band(co_born))]
         values = {
             "applicant": f"{family.upper()}, {given}",
             "birth_date": born.strftime(DATE_FORMATS[date_format]),
@@ -152,7 +152,8 @@ class FormFilling(WebTask):
             f"{given} {family} (given names {given}, family name {family}), born {born.day} "
             f"{born.strftime('%B')} {born.year}, {'a resident' if resident else 'not a resident'} of the city, "
             f"membership number {member}, applying for {years} year{'s' if years > 1 else ''}, postcode {postcode}, "
-            f"phone 0{local[:2]} {local[2:5]} {local[5:]}. Today is {TODAY.isoformat()}. Find the rules for each "
+            f"phone 0{local[:2]} {local[2:5]} {local[5:]}; the co-applicant: {co_given} {co_family}, born "
+            f"{co_born.day} {co_born.strftime('%B')} {co_born.year}. Today is {TODAY.isoformat()}. Find the rules for each "
             "field of the application form on the site's help pages, fill the form in once, submit it, and answer "
             f"with the confirmation number the site gives, e.g. <answer>{EXAMPLE}</answer>.\n\n"
             + self.tools_prompt(budget)
@@ -232,7 +233,7 @@ def _money(cents: int) -> str:
     return f"{cents // 100}.{cents % 100:02d}"
 
 
-def _help(date_format: str, country: str, categories: dict[tuple[bool, str], str], fees: dict[str, int],
+def _help(date_format: str, country: str, categories: dict[tuple[bool, str, str], str], fees: dict[str, int],
           districts: dict[str, str]) -> dict[str, tuple[str, list[str]]]:
     """The help pages of the application form's fields: field -> (title, lines)."""
     return {
@@ -250,15 +251,16 @@ def _help(date_format: str, country: str, categories: dict[tuple[bool, str], str
     } | _tables(categories, fees, districts)
 
 
-def _tables(categories: dict[tuple[bool, str], str], fees: dict[str, int], districts: dict[str, str]
+def _tables(categories: dict[tuple[bool, str, str], str], fees: dict[str, int], districts: dict[str, str]
             ) -> dict[str, tuple[str, list[str]]]:
-    category_rows = [f"{'Resident' if res else 'Non-resident'}, {band}: {code}" for (res, band), code in
-                     categories.items()]
+    category_rows = [f"{'Resident' if res else 'Non-resident'}, applicant {band}, co-applicant {co_band}: {code}"
+                     for (res, band, co_band), code in categories.items()]
     fee_rows = [f"Category {code}: {_money(cents)} a year" for code, cents in fees.items()]
     district_rows = [f"Postcodes {prefix}xxx: district {code}" for prefix, code in districts.items()]
     return {
-        "category": ("Permit categories", ["Permit application, field category: the code for the applicant's "
-                                           "residency and age on the day of the application.", *category_rows]),
+        "category": ("Permit categories", [
+            "Permit application, field category: the code for the applicant's residency and the ages of the "
+            "applicant and the co-applicant on the day of the application.", *category_rows]),
         "fee": ("Permit fees", ["Permit application, field fee: the yearly fee of the applicant's category times "
                                 "the number of years applied for, written with two decimals and no currency sign "
                                 "(e.g. 70.00).", *fee_rows]),
