@@ -1,0 +1,47 @@
+"""Red team r32 (games): rules that skip a stated rule earned reward.
+
+interactive/preference_elicitation v5: knowing the weights but ignoring the must-haves won 0.70, 0.73, 0.44, 0.34,
+0.29 of levels 0-4 (100 seeds; a user with no must-have was as likely as each must-have set, and levels 0-1 offered
+one feature), and assuming every feature a must-have won 0.92, 0.84, 0.76, 0.77, 0.55 (rentals had each feature four
+times in five). v6: 0.00, 0.01, 0.00, 0.11, 0.03 and 0.27, 0.45, 0.35, 0.33, 0.08 (150 seeds).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from palaestra.core.registry import make_source
+from palaestra.envs.interactive.preference_elicitation import _position
+
+RENTALS = make_source("interactive/preference_elicitation")
+
+
+# --- interactive/preference_elicitation: the must-haves decide -----------------------------------------------------
+
+def _best_by_weights(data: dict[str, Any], required: list[str]) -> int:
+    """The rental the user's weights prefer among those with every feature in ``required`` (ties: the earlier)."""
+    rentals = data["rentals"]
+    pool = [i for i in range(len(rentals)) if all(rentals[i][f] for f in required)]
+    return max(pool, key=lambda i: (sum(w * _position(data, i, a) for a, w in data["weights"].items()), -i),
+               default=-1)
+
+
+def _rental_share(required: Any, levels: range, seeds: int = 40) -> float:
+    """The share of ``levels``' problems where the weights' best rental among those with ``required(data)`` is the
+    favourite."""
+    right = sum(_best_by_weights(data, required(data)) == data["favourite"]
+                for level in levels for seed in range(seeds) for data in [RENTALS.sample(level, seed).data])
+    return right / (len(levels) * seeds)
+
+
+def test_preference_elicitation_r32_the_true_must_haves_find_the_favourite() -> None:
+    assert _rental_share(lambda data: [f for f, need in data["needs"].items() if need], range(5), 20) == 1
+
+
+def test_preference_elicitation_r32_ignoring_the_must_haves_fails() -> None:
+    for level in range(3):
+        assert _rental_share(lambda data: [], range(level, level + 1)) < 0.2, level
+
+
+def test_preference_elicitation_r32_assuming_every_must_have_mostly_fails() -> None:
+    assert _rental_share(lambda data: data["features"], range(3)) < 0.55
