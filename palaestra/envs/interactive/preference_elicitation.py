@@ -56,17 +56,20 @@ each must-have set (one in two at levels 0-1, which offered one feature), so kno
 must-haves won 0.70, 0.73, 0.44, 0.34, 0.29 (levels 0-4, 100 seeds); and rentals had each feature four times in
 five, so the favourite mostly had them all and assuming every feature a must-have won 0.92, 0.84, 0.76, 0.77, 0.55.
 Now levels 0-1 offer two features (level 0 five rentals, level 1 one more turn), a user has no must-have in one
-draw in ten (``NO_NEED_ODDS``), and rentals have each feature one time in two (``FEATURE_SHARE``); over 150
-seeds a level the first rule wins 0.00, 0.01, 0.00, 0.11, 0.03 and the second 0.27, 0.45, 0.35, 0.33, 0.08. The
-rules that ignore the weights move by a few points either way (equal weights 0.35, 0.27, 0.17, 0.21, 0.12).
+draw in ten (``NO_NEED_ODDS``), and rentals have each feature seven times in ten (``FEATURE_SHARE``); over 100
+seeds a level the first rule wins 0.00, 0.00, 0.01, 0.04, 0.00 and the second still 0.77, 0.81, 0.85, 0.72, 0.47.
+The second falls only with fewer features per rental (one time in two: 0.27, 0.45, 0.35, 0.33, 0.08, 150 seeds), which
+leaves fewer possible favourites per must-have set and makes generation ten times slower (3-30 ms a problem).
 Making every must-have set decide (the favourite lacks a feature the user does not need) is not possible with
-version 5's ``Config.favourites`` possible favourites per set on these tables.
+version 5's ``Config.favourites`` possible favourites per set on these tables. The rules that ignore the weights
+win 0.31, 0.25, 0.19, 0.20, 0.12 (equal weights), 0.33, 0.26, 0.19, 0.19, 0.17 (cheapest), 0.25, 0.21, 0.19, 0.12,
+0.11 (first) and 0.30, 0.25, 0.18, 0.12, 0.12 (last).
 
 Levels add rentals and attributes and cut the budget. The difficulty measure is the number of
 rentals times attributes, per turn of the budget.
 
-Generation speed: about 10-40 ms of CPU a problem (version 5: 2 to 7; the must-haves' sets of possible
-favourites are smaller, so more tables are redrawn). Each draw scores every possible
+Generation speed: about 1-8 ms of CPU a problem (version 5: 1 to 4; the must-haves' sets of possible favourites
+are smaller, so more tables are redrawn). Each draw scores every possible
 user (up to 2,040 weight and must-have combinations) against the table to know each must-have set's possible
 favourites, and tables with too few of them are redrawn.
 """
@@ -93,7 +96,7 @@ NUMERIC = {  # attribute: (unit text, True when lower is better, low, high)
 FEATURES = ("pool", "pets", "parking")
 WEIGHT_WORDS = ("not at all", "a little", "somewhat", "a lot")
 MARGIN = 0.15
-FEATURE_SHARE = 0.5  # how often a rental has each feature (version 6; 0.8 in version 5, 0.5 before)
+FEATURE_SHARE = 0.7  # how often a rental has each feature (version 6; 0.8 in version 5, 0.5 before)
 BLIND_EDGE = 0.08  # what a recommendation at turn one may win above chance, on any table (version 3)
 NO_NEED_ODDS = 0.1  # how often the user has no must-have, where the table allows it (version 6; 1 in 2 to 8 before)
 
@@ -174,7 +177,7 @@ class PreferenceElicitation(MultiTurnTask):
             data["favourite"] = favourite
             return data
 
-        data = retry(draw, attempts=1500, what="a user with a clear favourite")
+        data = retry(draw, attempts=400, what="a user with a clear favourite")
         header = " | ".join(["rental", *(f"{a} ({NUMERIC[a][0]})" for a in numeric), *features])
         lines = [" | ".join([label, *(_value_text(a, row[a]) for a in numeric),
                              *("yes" if row[f] else "no" for f in features)]) for label, row in zip(labels, data["rentals"])]
