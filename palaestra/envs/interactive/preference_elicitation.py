@@ -14,7 +14,7 @@ the model must find out. Each turn the model writes one command:
 
 An unreadable command costs a turn. The favourite is unique with a clear margin, never the
 best on every attribute alone, one of several that users with the same must-haves could have, and the turn budget is at least the number of attributes plus one
-(equal to it at levels 1, 2 and 4), so the model must choose its questions or ask each preference and
+(equal to it at levels 0, 1, 2 and 4), so the model must choose its questions or ask each preference and
 do the arithmetic. The oracle knows the user and
 recommends the favourite at once. The honest player (:meth:`PreferenceElicitation.honest_move`)
 keeps every user the answers allow and asks the question whose worst answer leaves the fewest
@@ -51,10 +51,25 @@ most users, recommended at turn one, wins 0.29, 0.17, 0.12, 0.13 and 0.08. Knowi
 0.71, 0.65, 0.47, 0.34, 0.32 (version 4: 0.47, 0.50, 0.37, 0.41, 0.28): the must-haves matter in fewer games at
 the low levels, the price of keeping them from giving the favourite away.
 
+Version 6 (red team, round 3 session 32): the must-haves rarely decided. A user without one was drawn as often as
+each must-have set (one in two at levels 0-1, which offered one feature), so knowing the weights and ignoring the
+must-haves won 0.70, 0.73, 0.44, 0.34, 0.29 (levels 0-4, 100 seeds); and rentals had each feature four times in
+five, so the favourite mostly had them all and assuming every feature a must-have won 0.92, 0.84, 0.76, 0.77, 0.55.
+Now levels 0-1 offer two features (level 0 five rentals, level 1 one more turn), a user has no must-have in one
+draw in ten (``NO_NEED_ODDS``), and rentals have each feature seven times in ten (``FEATURE_SHARE``); over 100
+seeds a level the first rule wins 0.00, 0.00, 0.01, 0.04, 0.00 and the second still 0.77, 0.81, 0.85, 0.72, 0.47.
+The second falls only with fewer features per rental (one time in two: 0.27, 0.45, 0.35, 0.33, 0.08, 150 seeds), which
+leaves fewer possible favourites per must-have set and makes generation ten times slower (3-30 ms a problem).
+Making every must-have set decide (the favourite lacks a feature the user does not need) is not possible with
+version 5's ``Config.favourites`` possible favourites per set on these tables. The rules that ignore the weights
+win 0.31, 0.25, 0.19, 0.20, 0.12 (equal weights), 0.33, 0.26, 0.19, 0.19, 0.17 (cheapest), 0.25, 0.21, 0.19, 0.12,
+0.11 (first) and 0.30, 0.25, 0.18, 0.12, 0.12 (last).
+
 Levels add rentals and attributes and cut the budget. The difficulty measure is the number of
 rentals times attributes, per turn of the budget.
 
-Generation speed: about 3 ms of CPU a problem at level 4 (2 to 3 at the others). Each draw scores every possible
+Generation speed: about 1-8 ms of CPU a problem (version 5: 1 to 4; the must-haves' sets of possible favourites
+are smaller, so more tables are redrawn). Each draw scores every possible
 user (up to 2,040 weight and must-have combinations) against the table to know each must-have set's possible
 favourites, and tables with too few of them are redrawn.
 """
@@ -81,8 +96,9 @@ NUMERIC = {  # attribute: (unit text, True when lower is better, low, high)
 FEATURES = ("pool", "pets", "parking")
 WEIGHT_WORDS = ("not at all", "a little", "somewhat", "a lot")
 MARGIN = 0.15
-FEATURE_SHARE = 0.8  # how often a rental has each feature (version 5; 0.5 before)
+FEATURE_SHARE = 0.7  # how often a rental has each feature (version 6; 0.8 in version 5, 0.5 before)
 BLIND_EDGE = 0.08  # what a recommendation at turn one may win above chance, on any table (version 3)
+NO_NEED_ODDS = 0.1  # how often the user has no must-have, where the table allows it (version 6; 1 in 2 to 8 before)
 
 
 @register
@@ -92,7 +108,7 @@ class PreferenceElicitation(MultiTurnTask):
     description = "Find a simulated user's favourite rental by asking about its hidden weights and must-haves."
     tags = ("interactive", "multi-turn", "dialogue", "user-simulation")
     hidden_information = True
-    version = 5  # v5: the favourite drawn evenly among the must-haves' possible ones (the equal-weights rule paid)
+    version = 6  # v6: the must-haves decide (ignoring them, or assuming them all, paid)
     public_keys = ("labels", "numeric", "features", "rentals")  # the prompt's table
 
     @dataclass(frozen=True)
@@ -104,8 +120,8 @@ class PreferenceElicitation(MultiTurnTask):
         favourites: int  # the fewest rentals the user's must-haves leave as possible favourites (version 5)
 
     presets = (
-        Config(4, 2, 1, 5, 3),
-        Config(6, 3, 1, 5, 4),
+        Config(5, 2, 2, 5, 3),
+        Config(6, 3, 2, 6, 4),
         Config(8, 3, 2, 6, 5),
         Config(10, 4, 2, 8, 5),
         Config(12, 4, 3, 8, 6),
@@ -137,14 +153,15 @@ class PreferenceElicitation(MultiTurnTask):
                 found = np.flatnonzero(np.bincount(favourite_of[valid & (group == key)], minlength=len(labels)))
                 if len(found) >= config.favourites:
                     options[key] = found.tolist()
-            if not options:
+            odds = _set_odds(list(options))
+            if not odds:
                 return None
             blind = np.zeros(len(labels))
-            for possible in options.values():
-                blind[possible] += 1 / len(options) / len(possible)
+            for key, possible in options.items():
+                blind[possible] += odds[key] / len(possible)
             if blind.max() > max(1 / len(labels) + BLIND_EDGE, 1 / config.favourites + 1e-9):
                 return None
-            key = rng.choice(list(options))
+            key = rng.choices(list(odds), weights=list(odds.values()))[0]
             favourite = rng.choice(options[key])
             users = np.flatnonzero(valid & (group == key) & (favourite_of == favourite))
             user = int(users[rng.randrange(len(users))])
@@ -275,6 +292,17 @@ class PreferenceElicitation(MultiTurnTask):
             return max(len(set(favourites[g].tolist())) for g in groups), max(int(g.sum()) for g in groups)
 
         return " ".join(min(questions, key=worst))
+
+
+def _set_odds(keys: list[int]) -> dict[int, float]:
+    """How likely each must-have set in ``keys`` is drawn: no must-have at all (where ignoring the must-haves wins)
+    ``NO_NEED_ODDS``, the others evenly; none when only that one is on offer (version 6)."""
+    needing = [key for key in keys if key]
+    if not needing:
+        return {}
+    if len(needing) == len(keys):
+        return {key: 1 / len(needing) for key in needing}
+    return {0: NO_NEED_ODDS, **{key: (1 - NO_NEED_ODDS) / len(needing) for key in needing}}
 
 
 def _rental(rng: random.Random, numeric: list[str], features: list[str]) -> dict[str, Any]:

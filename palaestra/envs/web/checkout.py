@@ -11,7 +11,7 @@ the site says once, which the agent reports.
 
 The prompt gives the items (by name: products of similar names exist), the customer's details in
 human writing (a phone with brackets and a dash), and asks for the cheapest shipping that arrives within
-some days (the cheapest option overall is too slow; faster ones cost more). The episode is judged on the
+some days (the cheapest option overall is too slow; a dearer one arrives in time too, and so do faster ones). The episode is judged on the
 answer (the order number) and on the final records: exactly one order, with the asked items, quantities,
 details and shipping, and an empty cart (an order placed twice or with a wrong line fails). The
 difficulty is the items to buy plus the categories and shipping options to read.
@@ -23,6 +23,17 @@ the answer in every problem of levels 0-1 (33-52% of levels 2-4).
 Version 3 (red team, round 3, session 31): in 4 problems in 5 the answer takes exactly the days asked for and the next
 cheaper option one day more, so reading "within N days" as "under N days" (right in 0.25-0.42 of levels 0-5 before)
 or as "N + 1 days or under" (0.28-0.40) picks another option; over 300 problems a level both are now right in 0.03-0.09.
+
+Version 4 (red team, round 3, session 32): prices rose with speed, so the cheapest option in time was always the
+slowest one in time and ignoring the prices paid: the slowest option within the days won every problem, the option
+taking exactly the days asked for 0.90-0.99, and the fastest 0.17-0.35 of levels 0-5 (100 seeds). Now the table
+(:func:`_shipping_table`) has a dearer option in time beside the answer (taking the same days at the edge, in either
+order; more days otherwise), the answer is never the fastest, and the faster options' prices are shuffled above it:
+over 100 seeds a level the fastest, the cheapest and the dearest win 0; the slowest in time (ties by row) 0.36-0.50;
+the first option taking exactly the days asked for 0.36-0.46; each fixed price rank at most 0.42 (levels 0-1 offer
+six options, three of them possible answers). The cheapest of the options taking exactly the days asked for still
+wins 0.82-0.94: it is right wherever "under N days" is wrong, and version 3 keeps that misreading under 0.2 (the
+edge share rose from 0.8 to ``EDGE_ODDS``).
 """
 
 from __future__ import annotations
@@ -39,16 +50,40 @@ from palaestra.envs.web.common import WebTask, judge_code, new_path, page, route
 from palaestra.generators.knowledge import NameForge
 
 GOODS = ("lamp", "kettle", "backpack", "chair", "mug", "jacket", "tent", "scarf", "clock", "vase")
-SPEEDS = ("economy", "standard", "priority", "express", "overnight", "courier")
+SPEEDS = ("economy", "saver", "standard", "tracked", "priority", "express", "overnight", "courier")
 EXAMPLE = "10000"
 FIELDS = ("name", "street", "city", "postcode", "phone", "shipping")
-EDGE_ODDS = 0.8  # share of problems whose asked days sit at the answer's edge (see generate)
+EDGE_ODDS = 0.85  # share of problems whose asked days are the answer's (see _shipping_table; 0.8 in version 3)
 
 
-def _delivery_days(rng: random.Random, options: int, k: int, edge: bool) -> list[int] | None:
-    """Distinct delivery days, slowest (cheapest) first; at the ``edge`` option k takes one day less than k - 1."""
-    days = sorted(rng.sample(range(1, 12), options), reverse=True)
-    return days if not edge or days[k - 1] - days[k] == 1 else None
+def _shipping_table(rng: random.Random, options: int, edge: bool) -> tuple[list[tuple[int, int]], int, int] | None:
+    """Shipping options as (days, price), slowest first, the answer's index and the days asked for.
+
+    From the slowest: ``slow`` options too slow and all cheaper than the answer, a dearer one still in time (the
+    "partner"), the answer, and faster, dearer ones. At the ``edge`` the answer and its partner take the days asked
+    for (in either order) and the fastest of the slow ones one day more; else the partner is slower than the answer
+    and the days asked for lie between the partner's and the slow ones'.
+    """
+    slow = rng.randint(1, options - 3)
+    fast = options - slow - 2
+    values = sorted(rng.sample(range(1, 12), options - 1 if edge else options), reverse=True)
+    slow_days, rest = values[:slow], values[slow:]
+    if edge:
+        answer_days = partner_days = within = rest[0]
+        if slow_days[-1] != within + 1:
+            return None
+    else:
+        partner_days, answer_days = rest[0], rest[1]
+        within = rng.randint(partner_days, slow_days[-1] - 1)
+    fast_days = rest[-fast:]
+    prices = sorted(rng.sample(range(300, 4000, 25), options))
+    slow_prices, dearer = prices[:slow], prices[slow + 1:]
+    rng.shuffle(slow_prices)
+    rng.shuffle(dearer)
+    answer, partner = (answer_days, prices[slow]), (partner_days, dearer[0])
+    pair = [partner, answer] if not edge or rng.random() < 0.5 else [answer, partner]
+    table = [*zip(slow_days, slow_prices), *pair, *zip(fast_days, dearer[1:])]
+    return table, table.index(answer), within
 
 
 def _money(cents: int) -> str:
@@ -62,7 +97,7 @@ def _clean(value: str) -> str:
 @register
 class Checkout(WebTask):
     id = "web/checkout"
-    version = 3  # v3: the days asked for mostly sit at the answer's edge (both boundary misreadings fail)
+    version = 4  # v4: a dearer option in time beside the answer, never the fastest (ignoring prices paid)
     family = "web"
     description = "Buy the asked items through a shop's cart and validated checkout form; report the order number."
     tags = ("web", "navigation", "forms", "multi-turn", "tools", "agentic")
@@ -77,13 +112,13 @@ class Checkout(WebTask):
         slack: int
 
     presets = (
-        Config((1, 1), 1, 3, 4, 6),
-        Config((1, 2), 2, 3, 4, 7),
-        Config((2, 2), 2, 4, 5, 8),
-        Config((2, 3), 3, 4, 5, 9),
-        Config((3, 4), 4, 4, 6, 10),
+        Config((1, 1), 1, 3, 6, 6),
+        Config((1, 2), 2, 3, 6, 7),
+        Config((2, 2), 2, 4, 7, 8),
+        Config((2, 3), 3, 4, 7, 9),
+        Config((3, 4), 4, 4, 8, 10),
     )
-    growth = Growth(limits={"categories": 10, "per_category": 8, "shipping": 6, "slack": 20})
+    growth = Growth(limits={"categories": 10, "per_category": 8, "shipping": len(SPEEDS), "slack": 20})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         forge = NameForge(rng)
@@ -119,16 +154,10 @@ class Checkout(WebTask):
             pages[category]["links"] += [["Cart", cart_path], ["Home", "/"]]
         pages["/"]["links"].append(["Cart", cart_path])
         speeds = sorted(rng.sample(SPEEDS, config.shipping), key=SPEEDS.index)
-        # the answer is option k: the cheaper ones are too slow, the faster ones dearer
-        k = rng.randint(1, max(1, config.shipping - 1))  # any but the cheapest (v1: never the fastest)
-        # Mostly the answer takes exactly the days asked for and the next cheaper option one day more, so reading
-        # "within N days" as "under N days" or as "N + 1 days or under" picks another option (v2: either was right
-        # in 0.25-0.42 of the problems).
         edge = rng.random() < EDGE_ODDS
-        days = retry(lambda: _delivery_days(rng, config.shipping, k, edge), what="delivery days", attempts=200)
-        prices = sorted(rng.sample(range(300, 4000, 25), config.shipping))
-        options = {code: {"days": d, "price": p} for code, d, p in zip(speeds, days, prices)}
-        within = days[k] if edge else rng.randint(days[k], days[k - 1] - 1)
+        table, k, within = retry(lambda: _shipping_table(rng, config.shipping, edge), what="shipping options",
+                                 attempts=200)
+        options = {code: {"days": d, "price": p} for code, (d, p) in zip(speeds, table)}
         shipping = speeds[k]
         pages[checkout_path] = page(
             "Checkout", ["Shipping options (use the code in the shipping field):"],
