@@ -82,7 +82,10 @@ def test_checkout_r31_web_the_stated_reading_is_the_answer() -> None:
 
 
 def test_checkout_r31_web_within_read_as_under_fails() -> None:
-    assert _checkout_share(lambda days, asked: days < asked) < 0.2
+    # v5 (session 32) puts the answer at the deadline in half the problems, so that "under N days" and "exactly N
+    # days" each win about half (v3-v4: under 0.2 and 0.82-0.94): one deadline cannot make both err.
+    assert _checkout_share(lambda days, asked: days < asked) < 0.65
+    assert _checkout_share(lambda days, asked: days == asked) < 0.65
 
 
 def test_checkout_r31_web_within_read_as_one_day_more_fails() -> None:

@@ -32,8 +32,14 @@ order; more days otherwise), the answer is never the fastest, and the faster opt
 over 100 seeds a level the fastest, the cheapest and the dearest win 0; the slowest in time (ties by row) 0.36-0.50;
 the first option taking exactly the days asked for 0.36-0.46; each fixed price rank at most 0.42 (levels 0-1 offer
 six options, three of them possible answers). The cheapest of the options taking exactly the days asked for still
-wins 0.82-0.94: it is right wherever "under N days" is wrong, and version 3 keeps that misreading under 0.2 (the
-edge share rose from 0.8 to ``EDGE_ODDS``).
+wins 0.82-0.94 there: it is right wherever "under N days" is wrong, which version 3 kept under 0.2.
+
+Version 5 (the lead, session 32): one deadline cannot make both "under N days" and "exactly N days" err (the first
+is wrong only when the answer takes N days, the second only when it does not), so the answer sits at the deadline
+in half the problems (``EDGE_ODDS``; 0.85 in version 4): over 100 seeds a level (0-5) "exactly N days" wins
+0.38-0.55 (0.81-0.91 in version 4), "under N days" 0.45-0.62 (0.09-0.19), "N + 1 days or under" 0.04-0.15, the
+slowest option in time 0.21-0.29 (0.42-0.47). Half is this design's floor; a second deadline in a problem (two
+orders) would be the fix.
 """
 
 from __future__ import annotations
@@ -53,7 +59,7 @@ GOODS = ("lamp", "kettle", "backpack", "chair", "mug", "jacket", "tent", "scarf"
 SPEEDS = ("economy", "saver", "standard", "tracked", "priority", "express", "overnight", "courier")
 EXAMPLE = "10000"
 FIELDS = ("name", "street", "city", "postcode", "phone", "shipping")
-EDGE_ODDS = 0.85  # share of problems whose asked days are the answer's (see _shipping_table; 0.8 in version 3)
+EDGE_ODDS = 0.5  # share of problems whose asked days are the answer's (_shipping_table; 0.85 in version 4)
 
 
 def _shipping_table(rng: random.Random, options: int, edge: bool) -> tuple[list[tuple[int, int]], int, int] | None:
@@ -97,7 +103,7 @@ def _clean(value: str) -> str:
 @register
 class Checkout(WebTask):
     id = "web/checkout"
-    version = 4  # v4: a dearer option in time beside the answer, never the fastest (ignoring prices paid)
+    version = 5  # v5: the answer at the deadline in half the problems (v4: a dearer option in time beside it)
     family = "web"
     description = "Buy the asked items through a shop's cart and validated checkout form; report the order number."
     tags = ("web", "navigation", "forms", "multi-turn", "tools", "agentic")
