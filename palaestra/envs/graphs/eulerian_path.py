@@ -19,6 +19,7 @@ finishes, the labels are redrawn (a few times at most).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -112,9 +113,7 @@ class EulerianPath(Task):
         """Greedy walks without Fleury's bridge test: from an odd node (else any), along unused edges until
         stuck, taking new nodes and/or the neighbours with the fewest unused edges first, ties to the smallest
         (or largest) node."""
-        def walk(problem: Problem, rule: dict[str, Any]) -> str:
-            return " ".join(map(str, _greedy_walk(problem.data["n"], problem.data["edges"], **rule)))
-        return {name: lambda problem, rule=rule: walk(problem, rule) for name, rule in GREEDY_RULES.items()}
+        return {name: functools.partial(_greedy_answer, rule=rule) for name, rule in GREEDY_RULES.items()}
 
     def spellings(self, problem: Problem) -> list[str]:
         walk = (problem.answer or "").split()
@@ -135,6 +134,10 @@ GREEDY_RULES: dict[str, dict[str, Any]] = {
     "greedy walk, fewest unused edges first": {"prefer": ("fewest",), "high": False},
     "greedy walk, new nodes, then fewest unused edges first": {"prefer": ("new", "fewest"), "high": False},
 }
+
+
+def _greedy_answer(problem: Problem, rule: dict[str, Any]) -> str:
+    return " ".join(map(str, _greedy_walk(problem.data["n"], problem.data["edges"], **rule)))
 
 
 def _greedy_walk(n: int, edges: list[list[int]], prefer: tuple[str, ...], high: bool) -> list[int]:

@@ -300,13 +300,15 @@ def _both_limits_requests(rng: random.Random, world: Records, patron_id: str, lo
     for request in rng.sample(extras, min(len(extras), wanted)):
         order.insert(rng.randint(0, len(order)), request)
     requests, reasons = [], []
-    for request in order:
-        if request is None:  # pay down to a drawn level at most $5.00 (exactly $5.00 a near miss)
+    for slot in order:
+        if slot is None:  # pay down to a drawn level at most $5.00 (exactly $5.00 a near miss)
             owed = world["patrons"][patron_id]["fines_cents"]
             target = rng.choice((MAX_FINES, MAX_FINES, 400, 250, 0))
             if owed <= target:
                 return None
             request = {"kind": "pay", "cents": str(owed - target)}
+        else:
+            request = slot
         if request in borrows:
             reasons.append(_limits_broken(world, patron_id))
         if _allowed(world, patron_id, request, rules):
