@@ -46,8 +46,9 @@ moves that lose, plus one where every declared rule's first move loses.
 
 Generation speed: every candidate position is solved exactly for each first move of X (with a node cap: a position
 whose analysis needs more is rejected) and the rules' first moves are checked; levels 0-2 take a few milliseconds a
-problem, levels 3-4 (the walks) 65-80 ms of CPU on average (r3s28), far levels about the same (the walk is on the
-6 x 6 core).
+problem, levels 3-4 (the walks) 42-45 ms of CPU on average (r3s33: 65-80 ms before the solver stopped regrowing a
+group its move does not touch and the rules' scores stopped rebuilding the links of the side not moving; the same
+problems), far levels about the same (the walk is on the 6 x 6 core).
 """
 
 from __future__ import annotations
@@ -325,17 +326,33 @@ def _wins(g: _Geometry, mine: int, theirs: int, x_side: bool, search: _Search,
             candidates = [threats]
         else:
             near = empty & _spread(g, mine) & _spread(g, theirs)
-            candidates = [1 << i for i in set_bits(near) + set_bits(empty & ~near)]
+            candidates = _single_bits(near) + _single_bits(empty & ~near)
+        first, second = _edges(g, x_side)
         for bit in candidates:
             stones = mine | bit
             grown = mine_reach
-            if bit & (near_one | near_two):
-                grown = _reach(g, stones, x_side, one | bit & near_one, two | bit & near_two)
+            # a stone grows a group only if it touches it (or its edge): the other group and its cells stay as known
+            if bit & near_one:
+                grown_one = _flood(g, one | bit, stones)
+                grown = (grown_one, two, _spread(g, grown_one) | first, near_two)
+            if bit & near_two:
+                grown_two = _flood(g, two | bit, stones)
+                grown = (grown[0], grown_two, grown[2], _spread(g, grown_two) | second)
             if not _wins(g, theirs, stones, not x_side, search, (theirs_reach, grown)):
                 result = True
                 break
     search.table[key] = result
     return result
+
+
+def _single_bits(mask: int) -> list[int]:
+    """The one-bit masks of ``mask``'s bits, lowest first (``set_bits`` as masks: the solver's candidate moves)."""
+    bits = []
+    while mask:
+        lowest = mask & -mask
+        bits.append(lowest)
+        mask ^= lowest
+    return bits
 
 
 def _masks(board: str) -> tuple[int, int]:
@@ -528,14 +545,15 @@ def _put(board: str, cell: int, side: str) -> str:
 
 
 def _potential_choices(board: str, n: int) -> list[int]:
+    # O's links are the same whichever cell X takes: that cell is only blocked for O (see _potential)
+    opponent = _links(board, n, OPPONENT)
+    assert opponent is not None  # the positions asked about have no chain
     scores: dict[int, float] = {}
     for cell in _empties(board):
-        after = _put(board, cell, MODEL)
-        model, opponent = _links(after, n, MODEL), _links(after, n, OPPONENT)
+        model = _links(_put(board, cell, MODEL), n, MODEL)
         if model is None:
             return [cell]
-        assert opponent is not None  # X's stone cannot join O's edges
-        (mine, my_mobility), (theirs, their_mobility) = _potential(model, -1), _potential(opponent, -1)
+        (mine, my_mobility), (theirs, their_mobility) = _potential(model, -1), _potential(opponent, cell)
         scores[cell] = 10 * (theirs - mine) + my_mobility - their_mobility
     return _best(scores)
 
@@ -585,15 +603,24 @@ def _two_ply_choices(board: str, n: int) -> list[int]:
         (mine, my_mobility), (theirs, their_mobility) = _potential(model, -1), _potential(opponent, -1)
         return 10 * (theirs - mine) + my_mobility - their_mobility
 
+    def replied(model: Links, after: str, reply: int) -> float:
+        """``score`` of ``after`` with O's ``reply``, X's links (those of ``after``) blocked at the reply."""
+        opponent = _links(_put(after, reply, OPPONENT), n, OPPONENT)
+        if opponent is None:
+            return -TOO_FAR * 100
+        (mine, my_mobility), (theirs, their_mobility) = _potential(model, reply), _potential(opponent, -1)
+        return 10 * (theirs - mine) + my_mobility - their_mobility
+
     best: float | None = None
     chosen: list[int] = []
     for cell in sorted(_empties(board), key=lambda cell: -score(_put(board, cell, MODEL))):
         after = _put(board, cell, MODEL)
-        if _connected(after, n, MODEL):
+        model = _links(after, n, MODEL)
+        if model is None:
             return [cell]
         worst: float | None = None
         for reply in _empties(after):
-            value = score(_put(after, reply, OPPONENT))
+            value = replied(model, after, reply)
             worst = value if worst is None else min(worst, value)
             if best is not None and worst < best:
                 break
@@ -645,9 +672,7 @@ def _links(board: str, n: int, side: str) -> Links | None:
     directly or through one chain of ``side``, and the edges of ``side`` it touches so (bit 1: its first edge, row 1
     or the left column; bit 2: its second); None when ``side`` has connected. Stones count nothing, and no edge."""
     size = n * n
-    neighbours = _neighbours(n)
-    sides = [(i < n) | (i >= size - n) << 1 if side == MODEL else (i % n == 0) | (i % n == n - 1) << 1
-             for i in range(size)]
+    neighbours, sides = _neighbours(n), _edge_bits(n, side == MODEL)
     chain = [-1] * size
     touched: list[set[int]] = []
     reach: list[int] = []
@@ -686,6 +711,13 @@ def _links(board: str, n: int, side: str) -> Links | None:
         near.discard(cell)
         links[cell], touching[cell] = tuple(near), edges
     return links, touching
+
+
+@functools.cache
+def _edge_bits(n: int, x_side: bool) -> tuple[int, ...]:
+    """For every cell, the edges of a side it lies on (bit 1: the first, row 1 or the left column; bit 2: the second)."""
+    return tuple((i < n) | (i >= n * n - n) << 1 if x_side else (i % n == 0) | (i % n == n - 1) << 1
+                 for i in range(n * n))
 
 
 def _potential(links: Links, blocked: int) -> tuple[int, int]:
