@@ -168,7 +168,7 @@ def fewest_repaints(adjacent: list[set[int]], colours: int, painted: list[int], 
             if not options:
                 return
             forced += not options >> painted[candidate] & 1
-            size = bin(options).count("1")
+            size = options.bit_count()
             if size < width:
                 region, width = candidate, size
         if cost + forced >= best[0]:
