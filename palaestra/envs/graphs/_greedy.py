@@ -225,21 +225,22 @@ def _growth(masks: list[int], prefer_high: bool, by_degree: bool) -> Callable[[i
     ``candidates`` (the node taken next: the most neighbours among the candidates, or in the graph with
     ``by_degree``; ties to the lower id, the higher with ``prefer_high``).
 
-    On bit masks, and memoised per candidate mask: the rules grown from every pair or triangle meet the same
-    candidate sets again and again (the kit plays them on hundreds of problems of 30-odd dense nodes)."""
-    sign = 1 if prefer_high else -1
-    grown: dict[int, list[int]] = {}
+    On bit masks, and memoised per candidate mask at every step: the rules grown from every pair or triangle meet
+    the same candidate sets again and again (the kit plays them on hundreds of problems of 30-odd dense nodes)."""
+    grown: dict[int, list[int]] = {0: []}
 
     def grow(candidates: int) -> list[int]:
         found = grown.get(candidates)
         if found is None:
-            found, left = [], candidates
-            while left:
-                nxt = max(set_bits(left),
-                          key=lambda v: ((masks[v] if by_degree else masks[v] & left).bit_count(), sign * v))
-                found.append(nxt)
-                left &= masks[nxt]
-            grown[candidates] = found
+            nxt, most, left = -1, -1, candidates
+            while left:  # the candidates lowest first: a later one wins a tie only with prefer_high
+                lowest = left & -left
+                node = lowest.bit_length() - 1
+                left ^= lowest
+                count = (masks[node] if by_degree else masks[node] & candidates).bit_count()
+                if count > most or count == most and prefer_high:
+                    nxt, most = node, count
+            found = grown[candidates] = [nxt, *grow(candidates & masks[nxt])]
         return found
 
     return grow
