@@ -17,16 +17,22 @@ The budget is that length plus a few spare turns (fewer at higher levels); craft
 or overproducing runs out of turns. The oracle replans from any inventory the same way. Levels deepen
 the tree, widen it and add items with two recipes. The difficulty measure is the reference plan's length.
 
-Version 2: where items have two recipes, a world in which every choice fits the budget is redrawn, and one in
-which a fixed rule's choice fits (the recipe with the fewest input units per item made; with two or more such items
-also recipe 1 everywhere, recipe 2 everywhere) is kept with chance :data:`RULE_KEEP` per such rule; the rules are declared
-heuristics, played by a perfect planner. Version 1 let such a planner win up to 0.41-0.93 (always recipe 2 / fewest units) of the games per level
-(levels 1-4, 200 seeds), 0.68 at the top level, so the recipe choice the task promises barely mattered.
+Version 3: where items have two recipes, a world in which every choice fits the budget is redrawn, and so is one
+in which a fixed rule's choice fits (the recipe with the fewest input units per item made; with two or more such
+items also recipe 1 everywhere, recipe 2 everywhere); the rules are declared heuristics, played by a perfect planner.
+An item's two recipes are listed in a drawn order, so their numbers say nothing. With one such item (level 1) the
+choice is binary, and filtering out the worlds a rule wins makes its opposite win them all (the dearer recipe per item
+made won 0.90 there when tried): there the cheapest recipe is the right one at even odds instead. Every declared rule
+wins 0.45-0.52 of level 1 and none of levels 2-4; undeclared picks (fewest kinds of input, no station, fewest units)
+0.07-0.40 of levels 2-4, near a random choice's 0.25 / 0.22 / 0.20 (60 seeds, r3s33). Version 2 kept a world where a
+rule fits with chance 0.4 per such rule and always listed the drawn alternative second: "always recipe 2" won 0.62 /
+0.40 / 0.45 / 0.37 of levels 1-4, the fewest units per item made 0.57 / 0.52 / 0.37 / 0.30.
+Version 1 let such a planner win up to 0.41-0.93 of the games per level, 0.68 at the top level.
 
-Generation speed: about 950-1,100 problems/s at level 4 on this 2-core machine, at the 1,000 mark. About 3 recipe
-worlds are drawn per problem; each is solved for its shortest plan (`_best_choice`, over what each alternative recipe
-still needs: most of the time), and a world whose plan length is outside the level's range is redrawn. That length
-sets the turn budget, so the solve is kept.
+Generation speed: a mean of 1-3 ms at levels 0-1 and 11-24 ms at levels 2-4 (CPU, 60 seeds, r3s33). Worlds are
+drawn until one fits: each is solved for its shortest plan (`_best_choice`, over every recipe choice) and redrawn if
+that length is outside the level's range or a rule's choice fits. That length sets the turn budget, so the solve is
+kept.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ TOOLS = ("pickaxe", "spear")
 ITEM_NAMES = frozenset([*RAWS, *CRAFTED, *STATIONS, *TOOLS])
 GATHER_VERBS = ("gather", "mine", "collect", "chop", "get", "harvest")
 CRAFT_VERBS = ("craft", "make", "build")
+DRAWS = 5_000  # recipe worlds drawn per problem at most (see generate)
 ORDINALS = {"1": 0, "2": 1, "one": 0, "two": 1, "first": 0, "second": 1}
 
 
@@ -64,7 +71,7 @@ class Crafting(MultiTurnTask):
     description = "Reach a target item through a generated recipe tree by gathering and crafting, one command a turn."
     tags = ("games", "multi-turn", "planning", "crafting", "inventory")
     one_move_per_turn = True  # a reply holding several commands is refused (checked by the kit)
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -80,17 +87,23 @@ class Crafting(MultiTurnTask):
     bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        cheapest_right = rng.random() < 0.5  # where one item has two recipes (see _choice_matters)
+
         def draw() -> dict[str, Any] | None:
             world = _world(rng, config)
             choice, length = _best_choice(world)
             if not config.plan[0] <= length <= config.plan[1]:
                 return None
-            if config.doubles and not _choice_matters(world, length + config.spare, rng):
+            budget = length + config.spare
+            if config.doubles and not (_renumbered(world, budget, rng) and _choice_matters(world, budget, cheapest_right)):
                 return None
-            world["choice"], world["plan"] = choice, length
+            world["choice"], world["plan"] = _best_choice(world)  # the recipes may be numbered anew
             return world
 
-        data = retry(draw, what=f"a recipe tree with a plan of {config.plan[0]} to {config.plan[1]} commands")
+        # Level 2 (two two-recipe items, two spare turns) keeps about one world in 80 (the most seen: 787 draws in
+        # 1,000 seeds, 0.2 ms a draw), so the bound on draws is above retry's default.
+        data = retry(draw, attempts=DRAWS,
+                     what=f"a recipe tree with a plan of {config.plan[0]} to {config.plan[1]} commands")
         budget = data["plan"] + config.spare
         data["budget"] = budget
         prompt = (
@@ -237,6 +250,7 @@ def _world(rng: random.Random, config: Crafting.Config) -> dict[str, Any]:
         picks = rng.sample(below, min(2, len(below)))
         recipes[item].append({"inputs": {name: rng.randint(1, 3) for name in picks},
                               "makes": rng.choice((1, 2, 3)), "at": rng.choice(["", *stations])})
+        rng.shuffle(recipes[item])  # the drawn alternative is not always recipe 2 (see also _renumbered)
     used_tools = {TOOL_RAWS[r] for r in raws if TOOL_RAWS.get(r)}
     for tool in TOOLS:
         if tool not in used_tools:
@@ -304,7 +318,6 @@ def _cheapest_choice(data: dict[str, Any]) -> dict[str, int]:
 # Recipe choices a planner can make without weighing what else the plan needs (declared as heuristics).
 CHOICE_RULES = {"always recipe 1": _fixed_choice(0), "always recipe 2": _fixed_choice(1),
                 "the recipe with the fewest input units per item made": _cheapest_choice}
-RULE_KEEP = 0.4  # per rule whose recipe choice fits the budget, the chance a world is kept
 
 
 def _plan_length(data: dict[str, Any], choice: dict[str, int]) -> int:
@@ -312,17 +325,38 @@ def _plan_length(data: dict[str, Any], choice: dict[str, int]) -> int:
     return sum(batches.values()) + sum(gathers.values())
 
 
-def _choice_matters(data: dict[str, Any], budget: int, rng: random.Random) -> bool:
-    """Whether the world keeps its recipe choice: some choice overruns ``budget``, and a world where the
-    choice of rules of :data:`CHOICE_RULES` fits is kept only with chance :data:`RULE_KEEP` per such rule."""
+def _renumbered(data: dict[str, Any], budget: int, rng: random.Random) -> bool:
+    """Number the recipes of the two-recipe items (two or more of them) so that neither recipe 1 everywhere nor
+    recipe 2 everywhere fits ``budget``: a drawn order of the items' swaps, the first that does (True), or False when
+    none does. Which recipe is listed first is the prompt's choice, so this builds what redraws would find rarely."""
+    doubled = sorted(item for item, options in data["recipes"].items() if len(options) > 1)
+    if len(doubled) < 2:
+        return True
+    swaps = list(itertools.product((0, 1), repeat=len(doubled)))
+    rng.shuffle(swaps)
+    for swap in swaps:  # after swapping these items' recipes, "recipe 1 everywhere" is the old choice ``swap``
+        if (_plan_length(data, dict(zip(doubled, swap))) > budget
+                and _plan_length(data, {item: 1 - pick for item, pick in zip(doubled, swap)}) > budget):
+            for item, pick in zip(doubled, swap):
+                if pick:
+                    data["recipes"][item].reverse()
+            return True
+    return False
+
+
+def _choice_matters(data: dict[str, Any], budget: int, cheapest_right: bool) -> bool:
+    """Whether the world keeps its recipe choice: some choice overruns ``budget``, and so does the choice of every
+    rule of :data:`CHOICE_RULES` (with one two-recipe item: the cheapest rule's fits if and only if
+    ``cheapest_right``, drawn once a problem at even odds)."""
     doubled = sorted(item for item, options in data["recipes"].items() if len(options) > 1)
     if all(_plan_length(data, dict(zip(doubled, picks))) <= budget
            for picks in itertools.product((0, 1), repeat=len(doubled))):
         return False  # any choice does: nothing to weigh
-    # With one such item recipe 1 or recipe 2 is right by definition (a coin flip): the fixed rules count from two.
-    rules = list(CHOICE_RULES.values()) if len(doubled) > 1 else [_cheapest_choice]
-    fitting = sum(_plan_length(data, rule(data)) <= budget for rule in rules)
-    return rng.random() < RULE_KEEP ** fitting
+    if len(doubled) == 1:
+        # One binary choice: filtering out the worlds a rule wins would make its opposite win them all, so the
+        # cheapest recipe is the right one at even odds (and recipe 1 or 2 is, by the drawn order).
+        return (_plan_length(data, _cheapest_choice(data)) <= budget) == cheapest_right
+    return all(_plan_length(data, rule(data)) > budget for rule in CHOICE_RULES.values())
 
 
 def _next_command(data: dict[str, Any], choice: dict[str, int], inventory: dict[str, int]) -> str:
