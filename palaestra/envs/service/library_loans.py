@@ -28,6 +28,19 @@ decide: the patron, owing more than $5.00 with 9 loans, asks to borrow (refused 
 down to at most $5.00, borrows a tenth item, and asks to borrow again (refused by the loan limit alone), with
 renewals interleaved; so a policy blind to either limit fails them. The difficulty is the requests plus the loans plus twice the clauses
 in play plus the overdue renewals.
+
+Version 4 (the lead, round 3 session 34): levels 0-2 were left to chance, so over 60 seeds a policy blind to the
+renewal cap solved 0.73, 0.90, 0.80 of them, one allowing a single renewal 0.70, 0.98, 0.92 (0.47-0.65 from level 3),
+one never charging late fines 0.90 of level 2, one giving every item a book's 21 days 0.57-0.60 of levels 0-1; from
+level 3 a policy charging every late fine at the cap solved 0.90-0.97 and one charging a DVD the book's rate
+0.57-0.60. Now every problem with a refused request has a renewal refused by the renewal cap alone and a request
+refused by another patron's hold alone, and every problem with an allowed one a second renewal and a book's and a
+DVD's loan period, and where fines are charged overdue renewals of a book and a DVD fined in full and one fined at
+the cap (:func:`_needed_tests`; the patron's loans are drawn to allow them, :func:`_loan_profiles`), except that
+problems all allowed under the fines limit do not test the fines. Over 100 seeds a level each of those policies
+solves 0.01-0.07 (levels 0-2, 5) and 0.04-0.15 (levels 3-4: the problems all allowed), the blind ones above
+0.04-0.07. Levels 0-2 ask 4, 4-5 and 5-6 requests (2, 2-3, 3-4 before), and from level 3 the both-limits problems
+add two more requests a level.
 """
 
 from __future__ import annotations
@@ -60,6 +73,9 @@ MAX_RENEWALS, MAX_LOANS, MAX_FINES = 2, 10, 500
 NOUNS = ("harbor", "garden", "winter", "mirror", "lantern", "river", "orchard", "signal", "tower", "valley")
 ADJECTIVES = ("silent", "hidden", "last", "broken", "golden", "northern", "quiet", "distant", "burning", "paper")
 EXAMPLE = "<answer>1, 4</answer>"  # fixed placeholder
+REFUSALS = frozenset({"cap", "hold"})  # the refusals every problem with a refused request tests (_needed_tests)
+FINE_TESTS = frozenset({"book fine", "dvd fine", "capped fine"})
+DUE_TESTS = frozenset({"book due", "dvd due"})
 
 
 @register
@@ -68,7 +84,7 @@ class LibraryLoans(RequestsServed):
     family = "service"
     description = "Serve a library patron's renewals and loans under a stated lending policy (holds, fines, limits)."
     tags = ("service", "multi-turn", "tools", "policy", "dates", "agentic")
-    version = 3  # v3: fine payments; from level 3 one borrow refused by each limit (v2: a 25th all refused)
+    version = 4  # v4: every clause decides a request in every problem with one on its side (v3: levels 0-2 did not)
     tool_names = ("find_patron", "get_loan", "search_catalog", "renew_loan", "charge_fine", "pay_fine", "checkout")
 
     @dataclass(frozen=True)
@@ -81,13 +97,13 @@ class LibraryLoans(RequestsServed):
         budget: int
 
     presets = (
-        Config((2, 3), (2, 2), False, False, False, 8),
-        Config((2, 3), (2, 3), True, False, False, 10),
-        Config((3, 4), (3, 4), True, True, False, 14),
-        Config((3, 4), (3, 5), True, True, True, 18),
-        Config((3, 5), (4, 6), True, True, True, 22),
+        Config((4, 5), (4, 4), False, False, False, 12),
+        Config((4, 5), (4, 5), True, False, False, 14),
+        Config((4, 5), (5, 6), True, True, False, 20),
+        Config((4, 5), (4, 5), True, True, True, 30),
+        Config((4, 6), (5, 7), True, True, True, 34),
     )
-    growth = Growth(limits={"loans": 8, "requests": 9, "budget": 44})
+    growth = Growth(limits={"loans": 9, "requests": 12, "budget": 64})
 
     def functions(self) -> dict[str, Function]:
         return {
@@ -141,12 +157,23 @@ class LibraryLoans(RequestsServed):
         item_ids = list(items)
         loans: dict[str, dict[str, Any]] = {}
         mine = item_ids[: MAX_LOANS - 1 if both_limits else rng.randint(*config.loans)]
-        for index, item_id in enumerate(mine):
+        profiles = _loan_profiles(rng, kind, _fines_tested(config, kind))
+        if len(profiles) > len(mine):
+            return None
+        profiles += [None] * (len(mine) - len(profiles))
+        rng.shuffle(profiles)
+        for index, (item_id, profile) in enumerate(zip(mine, profiles)):
             late = config.fines and rng.random() < 0.4
             due = TODAY - timedelta(days=rng.randint(1, 50)) if late else TODAY + timedelta(days=rng.randint(0, 15))
             items[item_id]["holds"] = [h for h in items[item_id]["holds"] if h != patron["id"]]
-            loans[f"L{index + 1:03d}"] = {"patron": patron["id"], "item": item_id, "due": due.isoformat(),
-                                          "renewals": rng.choice((0, 0, 1) if favourable else (0, 0, 1, 2))}
+            loan = {"patron": patron["id"], "item": item_id, "due": due.isoformat(),
+                    "renewals": rng.choice((0, 0, 1) if favourable else (0, 0, 1, 2))}
+            if profile is not None:  # a loan that one clause alone decides (no other patron's hold on it)
+                kind_drawn, days_late, loan["renewals"] = profile
+                items[item_id]["holds"], items[item_id]["type"] = [], kind_drawn or items[item_id]["type"]
+                if days_late is not None:
+                    loan["due"] = (TODAY - timedelta(days=rng.randint(*days_late))).isoformat()
+            loans[f"L{index + 1:03d}"] = loan
         for item_id in item_ids[len(mine):]:  # some of the rest are out with other patrons
             if rng.random() < 0.25:
                 loans[f"L{len(loans) + 1:03d}"] = {"patron": rng.choice(others), "item": item_id,
@@ -155,9 +182,11 @@ class LibraryLoans(RequestsServed):
         records: Records = {"today": TODAY.isoformat(), "patrons": {patron["id"]: patron}, "items": items, "loans": loans}
         rules = {"fines": config.fines, "limits": config.limits}
         count = rng.randint(*config.requests)
+        if config.limits and kind == "all allowed":  # renewals, then borrows up to the loan limit: no more than it
+            count = min(count, MAX_LOANS)
         if both_limits:
             requests = _both_limits_requests(rng, copy.deepcopy(records), patron["id"], loans, item_ids, mine,
-                                             count, config.loans[0], rules)
+                                             count, rules)
         else:
             requests = self._draw_requests(rng, config, records, patron["id"], loans, item_ids, mine, count, kind)
         if requests is None:
@@ -192,10 +221,13 @@ class LibraryLoans(RequestsServed):
         """Renewals and borrows drawn one by one on the drawn sides of the policy."""
         rules = {"fines": config.fines, "limits": config.limits}
         sides = draw_sides(rng, count, kind)
-        if sides is None:
+        needed = _needed_tests(kind, _fines_tested(config, kind))
+        allowed_needed = len(needed & (FINE_TESTS | DUE_TESTS))
+        if sides is None or sides.count(False) < len(needed & REFUSALS) or sides.count(True) < allowed_needed:
             return None
         world = copy.deepcopy(records)
         requests: list[dict[str, str]] = []
+        tested: set[str] = set()
         for allowed in sides:
             options = [{"kind": "renew", "loan": loan_id} for loan_id, loan in world["loans"].items()
                        if loan["patron"] == patron_id and loan_id in loans]
@@ -205,11 +237,14 @@ class LibraryLoans(RequestsServed):
             options = [o for o in options if o not in requests and _allowed(world, patron_id, o, rules) == allowed]
             if not options:
                 return None
-            request = rng.choice(options)
+            # a request that tests a clause not yet tested first, so that the draw rarely has to start again
+            untested = [o for o in options if _tests(world, patron_id, o, rules) - tested & needed]
+            request = rng.choice(untested or options)
+            tested |= _tests(world, patron_id, request, rules)
             if allowed:
                 _serve(world, patron_id, request, rules)
             requests.append(request)
-        return requests
+        return requests if needed <= tested else None
 
     def expected_records(self, problem: Problem) -> Records:
         records: Records = copy.deepcopy(problem.data["records"])
@@ -267,13 +302,14 @@ def _policy(config: LibraryLoans.Config) -> str:
 
 
 def _both_limits_requests(rng: random.Random, world: Records, patron_id: str, loans: dict[str, Any],
-                          item_ids: list[str], mine: list[str], count: int, loans_drawn: int,
-                          rules: dict[str, bool]) -> list[dict[str, str]] | None:
+                          item_ids: list[str], mine: list[str], count: int, rules: dict[str, bool]) -> list[dict[str, str]] | None:
     """The patron owes over $5.00 and has 9 loans: a borrow refused by the fines limit alone, a payment down to
     at most $5.00, a borrow (the tenth loan), a borrow refused by the loan limit alone, in this order; between the
     payment and the last borrow, a borrow refused by another patron's hold alone; before the payment, the renewal
-    of an overdue loan whose fine is capped; anywhere, the renewal of a loan at the renewal cap (refused
-    by the cap alone), and more renewals (then borrows of held or lent items) as the level's requests and loans grow. None when the records cannot give these."""
+    of an overdue loan whose fine is capped and renewals that test the other clauses (:func:`_tests`: a book's and a
+    DVD's fine in full, a second renewal); anywhere, the renewal of a loan at the renewal cap (refused by the cap
+    alone), and more renewals (before the payment) and borrows of held or lent items, two more a level as the
+    level's requests grow. None when the records cannot give these."""
     items = world["items"]
     on_shelf = [i for i in item_ids if i not in mine and not _on_loan(world, i)]
     free = [i for i in on_shelf if not items[i]["holds"] or items[i]["holds"][0] == patron_id]
@@ -291,14 +327,22 @@ def _both_limits_requests(rng: random.Random, world: Records, patron_id: str, lo
     order.insert(2, {"kind": "borrow", "item": rng.choice(held)})
     order.insert(rng.randint(0, 1), {"kind": "renew", "loan": late})
     order.insert(rng.randint(0, len(order)), {"kind": "renew", "loan": rng.choice(capped)})
+    for test in ("book fine", "dvd fine", "second renewal"):  # before the payment, which then pays their fines down
+        if any(slot is not None and test in _tests(world, patron_id, slot, rules) for slot in order):
+            continue
+        testing = [{"kind": "renew", "loan": loan_id} for loan_id in unheld]
+        testing = [renewal for renewal in testing if renewal not in order and test in _tests(world, patron_id, renewal, rules)]
+        if not testing:
+            return None
+        order.insert(rng.randint(0, order.index(None)), rng.choice(testing))
     spare = [loan_id for loan_id in mine_loans if loan_id != late and {"kind": "renew", "loan": loan_id} not in order]
-    wanted = max(0, count + loans_drawn - 7)
+    wanted = max(0, 2 * count - 8)
     extras = [{"kind": "renew", "loan": loan_id} for loan_id in spare]
     refused_anyway = [i for i in item_ids if i not in mine and {"kind": "borrow", "item": i} not in order
                       and (i in held or _on_loan(world, i))]  # held by another or out: no limit decides these
     extras += [{"kind": "borrow", "item": item_id} for item_id in refused_anyway]
-    for request in rng.sample(extras, min(len(extras), wanted)):
-        order.insert(rng.randint(0, len(order)), request)
+    for request in rng.sample(extras, min(len(extras), wanted)):  # renewals before the payment, which pays their fines
+        order.insert(rng.randint(0, order.index(None) if request["kind"] == "renew" else len(order)), request)
     requests, reasons = [], []
     for slot in order:
         if slot is None:  # pay down to a drawn level at most $5.00 (exactly $5.00 a near miss)
@@ -315,6 +359,68 @@ def _both_limits_requests(rng: random.Random, world: Records, patron_id: str, lo
             _serve(world, patron_id, request, rules)
         requests.append(request)
     return requests if reasons == [{"fines"}, set(), {"loans"}] else None
+
+
+def _fines_tested(config: LibraryLoans.Config, kind: str) -> bool:
+    """Whether a problem's requests must test the late fines (:func:`_needed_tests`): where they are charged, except
+    in problems whose requests are all allowed under the fines limit (the fines of three overdue renewals would
+    block every borrow after them)."""
+    return config.fines and not (config.limits and kind == "all allowed")
+
+
+def _loan_profiles(rng: random.Random, kind: str, fines: bool) -> list[tuple[str | None, tuple[int, int] | None, int]]:
+    """The patron's loans that :func:`_needed_tests` needs, as (type, days late or None, renewals so far): one at
+    the renewal cap unless every request is to be allowed; unless every one is to be refused, a book and a DVD (where
+    late fines are charged, both overdue by days whose fine is under the cap, and one more overdue past it), one of
+    them renewed once."""
+    profiles: list[tuple[str | None, tuple[int, int] | None, int]] = []
+    if kind != "all refused":
+        profiles = [("book", None, 0), ("dvd", None, 0)]
+        if fines:
+            book_cap, dvd_cap = FINE_CAP // FINE_PER_DAY["book"], FINE_CAP // FINE_PER_DAY["dvd"]
+            past = rng.choice((("book", (book_cap + 1, book_cap + 10)), ("dvd", (dvd_cap + 1, 50))))
+            profiles = [("book", (1, book_cap - 1), 0), ("dvd", (1, dvd_cap - 1), 0), (*past, 0)]
+        index = rng.randrange(len(profiles))
+        profiles[index] = (*profiles[index][:2], MAX_RENEWALS - 1)
+    return profiles + ([] if kind == "all allowed" else [(None, None, MAX_RENEWALS)])
+
+
+def _needed_tests(kind: str, fines: bool) -> set[str]:
+    """What the requests of a problem drawn one by one (:meth:`LibraryLoans._draw_requests`) must test, per
+    :func:`_tests`: refusals by the renewal cap alone and by a hold alone unless every request is allowed; unless
+    every one is refused, a second renewal and, where late fines are charged, overdue renewals of a book and of a DVD
+    fined in full and one fined at the cap. Without them, in version 3, a policy blind to the renewal cap solved
+    0.73-0.90 of levels 0-2, one allowing a single renewal 0.70-0.98, one never charging fines 0.90 of level 2."""
+    refusals = set() if kind == "all allowed" else REFUSALS
+    allowed = set() if kind == "all refused" else {"second renewal"} | (FINE_TESTS if fines else DUE_TESTS)
+    return refusals | allowed
+
+
+def _tests(records: Records, patron_id: str, request: dict[str, str], rules: dict[str, bool]) -> set[str]:
+    """The clauses a request tests on the records as they stand: ``cap`` (a renewal refused by the renewal cap
+    alone), ``hold`` (a renewal or borrow refused by another patron's hold alone); for an allowed borrow or renewal
+    ``book due`` or ``dvd due`` (the loan period it sets), and for an allowed renewal also ``second renewal`` (the loan
+    was renewed once) and ``book fine``, ``dvd fine`` (overdue, the late fine charged in full) or ``capped fine``
+    (overdue, the fine cut to the cap)."""
+    if request["kind"] == "borrow":
+        item = records["items"][request["item"]]
+        held = bool(item["holds"]) and item["holds"][0] != patron_id and not _on_loan(records, request["item"])
+        if held:
+            return set() if rules["limits"] and _limits_broken(records, patron_id) else {"hold"}
+        return {f"{item['type']} due"} if _allowed(records, patron_id, request, rules) else set()
+    if request["kind"] != "renew":
+        return set()
+    loan = records["loans"][request["loan"]]
+    held = any(h != patron_id for h in records["items"][loan["item"]]["holds"])
+    capped = loan["renewals"] >= MAX_RENEWALS
+    if held or capped:
+        return set() if held and capped else {"hold" if held else "cap"}
+    kind = records["items"][loan["item"]]["type"]
+    tests = {f"{kind} due"} | ({"second renewal"} if loan["renewals"] == MAX_RENEWALS - 1 else set())
+    late = (date.fromisoformat(records["today"]) - date.fromisoformat(loan["due"])).days
+    if rules["fines"] and late > 0:
+        tests.add("capped fine" if late * FINE_PER_DAY[kind] > FINE_CAP else f"{kind} fine")
+    return tests
 
 
 def _limits_broken(records: Records, patron_id: str) -> set[str]:
