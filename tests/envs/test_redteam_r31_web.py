@@ -9,7 +9,6 @@ v2 drew the days asked for anywhere between the answer's and the next cheaper op
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any
 
 from envs_support import cents, compare_sites_offers
@@ -64,16 +63,19 @@ def test_compare_r31_web_the_fee_always_due_fails() -> None:
 
 def _checkout_share(reads_within: Any) -> float:
     """The share of levels 0-4's problems where choosing the cheapest option ``reads_within(days, asked)`` allows is
-    the answer."""
+    every order's answer (v6 asks for two orders, each with its own days)."""
     right = 0
     for level in range(5):
         for seed in range(60):
             problem = SHOPS.sample(level, seed)
-            asked = int(re.search(r"within (\d+) days", problem.prompt).group(1))  # type: ignore[union-attr]
             options = problem.data["records"]["shipping"]
-            allowed = [(option["price"], code) for code, option in options.items()
-                       if reads_within(option["days"], asked)]
-            right += bool(allowed) and min(allowed)[1] == problem.data["shipping"]
+            for order in problem.data["orders"]:
+                allowed = [(option["price"], code) for code, option in options.items()
+                           if reads_within(option["days"], order["within"])]
+                if not allowed or min(allowed)[1] != order["shipping"]:
+                    break
+            else:
+                right += 1
     return right / 300
 
 
@@ -83,7 +85,8 @@ def test_checkout_r31_web_the_stated_reading_is_the_answer() -> None:
 
 def test_checkout_r31_web_within_read_as_under_fails() -> None:
     # v5 (session 32) puts the answer at the deadline in half the problems, so that "under N days" and "exactly N
-    # days" each win about half (v3-v4: under 0.2 and 0.82-0.94): one deadline cannot make both err.
+    # days" each win about half (v3-v4: under 0.2 and 0.82-0.94): one deadline cannot make both err. v6 (session 34)
+    # asks for two orders, one at its deadline and one under it: both 0 (tests/envs/test_redteam_r34_checkout.py).
     assert _checkout_share(lambda days, asked: days < asked) < 0.65
     assert _checkout_share(lambda days, asked: days == asked) < 0.65
 

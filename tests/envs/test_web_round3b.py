@@ -247,19 +247,23 @@ def test_cheapest_product_decoy_in_another_category_and_no_leaks() -> None:
 CHECKOUT = make_source("web/checkout")
 
 
-def _checkout_goal(prompt: str):
-    items = re.search(r"Buy exactly these items: (.+?)\. Ship", prompt).group(1)
-    wanted = [(int(q), name) for q, name in re.findall(r"(\d+) x ([^,]+)", items)]
-    name, street, place, phone = re.search(r"Ship them to ([^,]+), ([^,]+), ([^;]+); phone (.+?)\. Choose",
-                                           prompt).groups()
-    postcode, city = place.split(" ", 1)
-    within = int(re.search(r"within (\d+) days", prompt).group(1))
-    return wanted, {"name": name, "street": street, "city": city, "postcode": postcode, "phone": phone}, within
+def _checkout_goals(prompt: str):
+    """Each order the prompt asks for (v6: two): its items, recipient and days."""
+    goals = []
+    for items, name, street, place, phone, within in re.findall(
+            r"order: buy exactly these items: (.+?); ship them to ([^,]+), ([^,]+), ([^;]+); phone (.+?); choose the "
+            r"cheapest shipping option that delivers within (\d+) days", prompt):
+        wanted = [(int(q), name) for q, name in re.findall(r"(\d+) x ([^,]+)", items)]
+        postcode, city = place.split(" ", 1)
+        customer = {"name": name, "street": street, "city": city, "postcode": postcode, "phone": phone}
+        goals.append((wanted, customer, int(within)))
+    return goals
 
 
 def _honest_checkout(problem, *, shipping_rule: str = "cheapest within", twice: bool = False):
     """Find each item by browsing the categories, set its quantity, check out; fix what the site rejects."""
-    wanted, customer, within = _checkout_goal(problem.prompt)
+    goals = _checkout_goals(problem.prompt)
+    assert len(goals) == 2
     browser = Browser(CHECKOUT, problem)
     home = browser.do("open", url="/")
     where = {}  # product name -> (category page path, link number), each category read once
@@ -269,29 +273,30 @@ def _honest_checkout(problem, *, shipping_rule: str = "cheapest within", twice: 
         listing = browser.follow_anchor(category)
         path = re.search(r"\((/[^)]*)\)$", listing.splitlines()[0]).group(1)
         where.update({text: (path, number) for number, text in browser.links()})
-    for quantity, name in wanted:
-        path, number = where[name]
-        browser.do("open", url=path)
-        browser.do("follow", link=number)
-        assert browser.do("fill_and_submit", form_id="add_to_cart", fields={"quantity": str(quantity)}).startswith(
-            "cart updated")
-    browser.do("open", url="/")
-    browser.follow_anchor("Cart")
-    page = browser.follow_anchor("Checkout")
-    options = [(int(days), float(price), code) for code, price, days
-               in re.findall(r"^\| (\w+) \| \$([\d.]+) \| (\d+) \|$", page, re.M)]
-    if shipping_rule == "cheapest within":
-        code = min((price, code) for days, price, code in options if days <= within)[1]
-    else:
-        code = min((price, code) for _, price, code in options)[1]
-    fields = {**customer, "shipping": code}
-    reply = browser.do("fill_and_submit", form_id="checkout", fields=fields)
-    if reply.startswith("error"):  # the site names the field at fault: the phone as written
-        assert "phone: 10 digits" in reply and problem.answer not in reply
-        fields["phone"] = "".join(c for c in fields["phone"] if c.isdigit())
+    for wanted, customer, within in goals:
+        for quantity, name in wanted:
+            path, number = where[name]
+            browser.do("open", url=path)
+            browser.do("follow", link=number)
+            assert browser.do("fill_and_submit", form_id="add_to_cart", fields={"quantity": str(quantity)}
+                              ).startswith("cart updated")
+        browser.do("open", url="/")
+        browser.follow_anchor("Cart")
+        page = browser.follow_anchor("Checkout")
+        options = [(int(days), float(price), code) for code, price, days
+                   in re.findall(r"^\| (\w+) \| \$([\d.]+) \| (\d+) \|$", page, re.M)]
+        if shipping_rule == "cheapest within":
+            code = min((price, code) for days, price, code in options if days <= within)[1]
+        else:
+            code = min((price, code) for _, price, code in options)[1]
+        fields = {**customer, "shipping": code}
         reply = browser.do("fill_and_submit", form_id="checkout", fields=fields)
-    if twice:  # a careless second order: one item again
-        path, number = where[wanted[0][1]]
+        if reply.startswith("error"):  # the site names the field at fault: the phone as written
+            assert "phone: 10 digits" in reply and problem.answer not in reply
+            fields["phone"] = "".join(c for c in fields["phone"] if c.isdigit())
+            reply = browser.do("fill_and_submit", form_id="checkout", fields=fields)
+    if twice:  # a careless third order: one item again
+        path, number = where[goals[-1][0][0][1]]
         browser.do("open", url=path)
         browser.do("follow", link=number)
         browser.do("fill_and_submit", form_id="add_to_cart", fields={"quantity": "1"})
@@ -322,12 +327,12 @@ def test_checkout_a_wrong_quantity_fails_on_the_records() -> None:
     problem = CHECKOUT.sample(1, 3)
     plan = CHECKOUT.plan(problem)
     first_add = next(i for i, move in enumerate(plan) if "add_to_cart" in move)
-    quantity = problem.data["wanted"][0][1]
+    quantity = problem.data["orders"][0]["wanted"][0][1]
     plan[first_add] = plan[first_add].replace(f'"quantity": "{quantity}"', f'"quantity": "{quantity + 1}"')
     verdict = play(CHECKOUT, problem, plan).verdict
     assert not verdict.correct and "records" in verdict.feedback
     over = Browser(CHECKOUT, problem)
-    over.do("open", url=problem.data["wanted"][0][0])
+    over.do("open", url=problem.data["orders"][0]["wanted"][0][0])
     assert over.do("fill_and_submit", form_id="add_to_cart", fields={"quantity": "99"}).startswith(
         "error: quantity: only")
     assert over.do("fill_and_submit", form_id="checkout", fields={}).startswith("error: the open page has no form")

@@ -9,12 +9,13 @@ a real one and names the field at fault (a phone must be 10 digits, a postcode 5
 most the stock, a shipping code one of the table's); an order placed empties the cart and gets a number
 the site says once, which the agent reports.
 
-The prompt gives the items (by name: products of similar names exist), the customer's details in
-human writing (a phone with brackets and a dash), and asks for the cheapest shipping that arrives within
-some days (the cheapest option overall is too slow; a dearer one arrives in time too, and so do faster ones). The episode is judged on the
-answer (the order number) and on the final records: exactly one order, with the asked items, quantities,
-details and shipping, and an empty cart (an order placed twice or with a wrong line fails). The
-difficulty is the items to buy plus the categories and shipping options to read.
+The prompt asks for two orders, placed one after the other through the same forms, each with its items (by name:
+products of similar names exist), its recipient's details in human writing (a phone with brackets and a dash) and
+the cheapest shipping that arrives within its own number of days (the cheapest option overall is too slow for both;
+a dearer one arrives in time too, and so do faster ones). The episode is judged on the answer (the second order's
+number) and on the final records: exactly these two orders, in this order, with the asked items, quantities,
+details and shipping, and an empty cart (an order placed twice or with a wrong line fails). The difficulty is the
+items to buy plus the categories and shipping options to read.
 
 Version 2 (session-30 red team): the answer is any option but the cheapest (the fastest too), among 4 to 6; in
 version 1 it was drawn from the second to the third-fastest of 3 to 5 options, so the second-cheapest option was
@@ -40,56 +41,107 @@ in half the problems (``EDGE_ODDS``; 0.85 in version 4): over 100 seeds a level 
 0.38-0.55 (0.81-0.91 in version 4), "under N days" 0.45-0.62 (0.09-0.19), "N + 1 days or under" 0.04-0.15, the
 slowest option in time 0.21-0.29 (0.42-0.47). Half is this design's floor; a second deadline in a problem (two
 orders) would be the fix.
+
+Version 6 (red team, round 3, session 34): two orders, each with its own deadline, over one shipping table
+(:func:`_shipping_table`): one deadline sits at its answer's edge (a dearer partner taking the same days, the next
+slower option one day more and cheaper), at the other the answer is strictly faster than a dearer partner taking
+the deadline's days; the later deadline's answer is the cheaper one. Each reading below fails one of the two orders
+in every problem, and a wrong order fails the episode: over 100 seeds a level (0-5), playing the oracle with the
+shipping choice replaced, "under N days" wins 0 (0.40-0.55 in version 5), "exactly N days" 0 (0.45-0.60), "N + 1
+days or under" 0 (0.05-0.17), the slowest option in time 0 (0.24-0.29), "exactly N days, else the cheapest under" 0
+(0.55-0.69), "N - 1 or N days" 0 (0.65-0.87), each fixed price rank 0 (rank 1: 0.17-0.41); the fastest and the
+cheapest stay at 0 (these two and the first four are :meth:`Checkout.heuristics`). Version 5's
+answer lay at most one speed below its deadline, so the cheapest of the two slowest speeds in time won every
+problem; now most extra options lie between an answer and its partner, and one or two more options a level (7 to
+9) leave the cheapest of the two slowest speeds in time 0.00-0.09, "N - 2 to N days" 0.00-0.19 (0.84-0.98), the
+three slowest speeds 0.48, 0.48, 0.16, 0.28, 0.03, 0.02 (a small table's in-time options are few: that rule then
+is the stated one).
 """
 
 from __future__ import annotations
 
 import copy
 import random
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core import Policy, Problem, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import Records, call
 from palaestra.envs.web.common import WebTask, judge_code, new_path, page, route_moves, site_records
 from palaestra.generators.knowledge import NameForge
 
 GOODS = ("lamp", "kettle", "backpack", "chair", "mug", "jacket", "tent", "scarf", "clock", "vase")
-SPEEDS = ("economy", "saver", "standard", "tracked", "priority", "express", "overnight", "courier")
+SPEEDS = ("freight", "economy", "saver", "parcel", "standard", "tracked", "priority", "express", "rush", "overnight",
+          "courier")
 EXAMPLE = "10000"
 FIELDS = ("name", "street", "city", "postcode", "phone", "shipping")
-EDGE_ODDS = 0.5  # share of problems whose asked days are the answer's (_shipping_table; 0.85 in version 4)
+ORDINALS = ("First", "Second")
+ShippingRule = Callable[[dict[str, dict[str, int]], int], str]  # (the shipping options, the days asked for) -> a code
 
 
-def _shipping_table(rng: random.Random, options: int, edge: bool) -> tuple[list[tuple[int, int]], int, int] | None:
-    """Shipping options as (days, price), slowest first, the answer's index and the days asked for.
+def _ladder(start: int, gaps: list[int]) -> list[int]:
+    """Days rising from ``start`` by ``gaps``."""
+    days = [start]
+    for gap in gaps:
+        days.append(days[-1] + gap)
+    return days
 
-    From the slowest: ``slow`` options too slow and all cheaper than the answer, a dearer one still in time (the
-    "partner"), the answer, and faster, dearer ones. At the ``edge`` the answer and its partner take the days asked
-    for (in either order) and the fastest of the slow ones one day more; else the partner is slower than the answer
-    and the days asked for lie between the partner's and the slow ones'.
-    """
-    slow = rng.randint(1, options - 3)
-    fast = options - slow - 2
-    values = sorted(rng.sample(range(1, 12), options - 1 if edge else options), reverse=True)
-    slow_days, rest = values[:slow], values[slow:]
+
+def _deadline_group(rng: random.Random, edge: bool, between: int) -> tuple[list[int], int, int]:
+    """One deadline's options, fastest first, as days after the group's first: its answer, ``between`` dearer
+    options and a dearer partner; the answer's and the partner's places in the group.
+
+    At the ``edge`` the answer and its partner take the same days (the deadline's), in either order; else the partner
+    is slower and takes the deadline's days, the answer at least two days fewer (an option between them or a day
+    free), so "exactly N days" picks the partner and "N - 1 or N days" the partner or the option between."""
     if edge:
-        answer_days = partner_days = within = rest[0]
-        if slow_days[-1] != within + 1:
-            return None
-    else:
-        partner_days, answer_days = rest[0], rest[1]
-        within = rng.randint(partner_days, slow_days[-1] - 1)
-    fast_days = rest[-fast:]
+        answer = rng.randrange(2)
+        return [0, 0], answer, 1 - answer
+    gaps = [rng.randint(1, 2) for _ in range(between + 1)] if between else [rng.randint(2, 3)]
+    return _ladder(0, gaps), 0, between + 1
+
+
+def _shipping_table(rng: random.Random, options: int) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """Shipping options as (days, price), slowest first; the rows of the later and the earlier deadline's answers,
+    and the two deadlines, in that order.
+
+    From the fastest up: ``fast`` options, the earlier deadline's group, the later one's (:func:`_deadline_group`)
+    and ``slow`` options too slow for both. One deadline (either) sits at its answer's edge, where the next slower
+    option takes one day more and is cheaper (a slow option, or the later deadline's answer); at the other the
+    answer is strictly faster than a dearer partner taking the deadline's days. Prices: the slow options are the
+    cheapest, then the later deadline's answer, then the earlier one's; the other options are dearer, shuffled.
+    """
+    later_at_edge = rng.random() < 0.5
+    slow, fast, between = 1, 0, 0
+    for _ in range(options - 5):  # beyond one slow option and each deadline's answer and partner
+        # most extra options lie between an answer and its slower partner: "the cheapest of the k slowest speeds in
+        # time" then passes over the answer
+        place = "between" if rng.random() < 0.75 else rng.choice(("slow", "fast"))
+        slow, fast, between = slow + (place == "slow"), fast + (place == "fast"), between + (place == "between")
+    earlier, earlier_answer, earlier_partner = _deadline_group(rng, not later_at_edge, between if later_at_edge else 0)
+    later, later_answer, later_partner = _deadline_group(rng, later_at_edge, 0 if later_at_edge else between)
+    days = _ladder(rng.randint(1, 2), [rng.randint(1, 2) for _ in range(fast)])[:fast]
+    earlier_start = days[-1] + rng.randint(1, 2) if days else rng.randint(1, 3)
+    # the edge's next slower option takes one day more: the later deadline's answer, or the first slow option
+    later_start = earlier_start + earlier[-1] + (rng.randint(1, 2) if later_at_edge else 1)
+    slow_start = later_start + later[-1] + (1 if later_at_edge else rng.randint(1, 2))
+    days += [earlier_start + offset for offset in earlier] + [later_start + offset for offset in later]
+    days += _ladder(slow_start, [rng.randint(1, 2) for _ in range(slow - 1)])
     prices = sorted(rng.sample(range(300, 4000, 25), options))
-    slow_prices, dearer = prices[:slow], prices[slow + 1:]
+    slow_prices, dearer = prices[:slow], prices[slow + 2:]
     rng.shuffle(slow_prices)
     rng.shuffle(dearer)
-    answer, partner = (answer_days, prices[slow]), (partner_days, dearer[0])
-    pair = [partner, answer] if not edge or rng.random() < 0.5 else [answer, partner]
-    table = [*zip(slow_days, slow_prices), *pair, *zip(fast_days, dearer[1:])]
-    return table, table.index(answer), within
+    earlier_prices = dearer[fast:fast + len(earlier) - 1]
+    earlier_prices.insert(earlier_answer, prices[slow + 1])
+    later_prices = dearer[fast + len(earlier) - 1:]
+    later_prices.insert(later_answer, prices[slow])
+    rows = list(zip(days, [*dearer[:fast], *earlier_prices, *later_prices, *slow_prices]))
+    answers = [fast + len(earlier) + later_answer, fast + earlier_answer]
+    deadlines = [later_start + later[later_partner], earlier_start + earlier[earlier_partner]]
+    return rows[::-1], [len(rows) - 1 - row for row in answers], deadlines
 
 
 def _money(cents: int) -> str:
@@ -103,7 +155,7 @@ def _clean(value: str) -> str:
 @register
 class Checkout(WebTask):
     id = "web/checkout"
-    version = 5  # v5: the answer at the deadline in half the problems (v4: a dearer option in time beside it)
+    version = 6  # v6: two orders, one deadline at its answer's edge and one above it (v5: one order, one deadline)
     family = "web"
     description = "Buy the asked items through a shop's cart and validated checkout form; report the order number."
     tags = ("web", "navigation", "forms", "multi-turn", "tools", "agentic")
@@ -118,11 +170,11 @@ class Checkout(WebTask):
         slack: int
 
     presets = (
-        Config((1, 1), 1, 3, 6, 6),
-        Config((1, 2), 2, 3, 6, 7),
-        Config((2, 2), 2, 4, 7, 8),
-        Config((2, 3), 3, 4, 7, 9),
-        Config((3, 4), 4, 4, 8, 10),
+        Config((1, 1), 1, 3, 7, 6),
+        Config((1, 2), 2, 3, 7, 7),
+        Config((2, 2), 2, 4, 8, 8),
+        Config((2, 3), 3, 4, 8, 9),
+        Config((3, 4), 4, 4, 9, 10),
     )
     growth = Growth(limits={"categories": 10, "per_category": 8, "shipping": len(SPEEDS), "slack": 20})
 
@@ -160,11 +212,8 @@ class Checkout(WebTask):
             pages[category]["links"] += [["Cart", cart_path], ["Home", "/"]]
         pages["/"]["links"].append(["Cart", cart_path])
         speeds = sorted(rng.sample(SPEEDS, config.shipping), key=SPEEDS.index)
-        edge = rng.random() < EDGE_ODDS
-        table, k, within = retry(lambda: _shipping_table(rng, config.shipping, edge), what="shipping options",
-                                 attempts=200)
+        table, answer_rows, deadlines = _shipping_table(rng, config.shipping)
         options = {code: {"days": d, "price": p} for code, (d, p) in zip(speeds, table)}
-        shipping = speeds[k]
         pages[checkout_path] = page(
             "Checkout", ["Shipping options (use the code in the shipping field):"],
             [["Cart", cart_path], ["Home", "/"]],
@@ -172,28 +221,33 @@ class Checkout(WebTask):
             {"checkout": list(FIELDS)})
         pages[cart_path]["links"] = [["Checkout", checkout_path], ["Home", "/"]]
         pages[cart_path]["text"] = ["Your cart is empty."]
-        wanted = rng.sample(sorted(catalog), rng.randint(*config.items))
-        quantities = {path: rng.randint(1, min(3, catalog[path]["stock"])) for path in wanted}
-        first, last = forge.word(2), forge.word(2)
-        street = f"{rng.randint(2, 250)} {forge.word(2)} {rng.choice(('Street', 'Road', 'Lane', 'Avenue'))}"
-        city, postcode = forge.word(3), f"{rng.randint(0, 99_999):05d}"
-        digits = f"{rng.randint(200, 999)}{rng.randint(200, 999)}{rng.randint(0, 9999):04d}"
-        customer = {"name": f"{first} {last}", "street": street, "city": city, "postcode": postcode,
-                    "phone": digits}
+        later_first = rng.random() < 0.5  # which order has the later deadline (and the cheaper answer)
+        orders: list[dict[str, Any]] = []
+        asked: list[str] = []
+        for index in (0, 1) if later_first else (1, 0):
+            wanted = rng.sample(sorted(catalog), rng.randint(*config.items))
+            quantities = {path: rng.randint(1, min(3, catalog[path]["stock"])) for path in wanted}
+            customer = _draw_customer(rng, forge)
+            orders.append({"wanted": [[path, quantities[path]] for path in wanted], "customer": customer,
+                           "shipping": speeds[answer_rows[index]], "within": deadlines[index]})
+            lines = ", ".join(f"{quantities[p]} x {catalog[p]['title']}" for p in wanted)
+            digits = customer["phone"]
+            asked.append(f"buy exactly these items: {lines}; ship them to {customer['name']}, {customer['street']}, "
+                         f"{customer['postcode']} {customer['city']}; phone ({digits[:3]}) {digits[3:6]}-{digits[6:]}; "
+                         f"choose the cheapest shipping option that delivers within {deadlines[index]} days")
         records = site_records(pages, catalog=catalog, cart={}, orders=[], shipping=options, cart_page=cart_path,
-                               next_order=rng.randint(10_001, 99_999))
-        lines = ", ".join(f"{quantities[p]} x {catalog[p]['title']}" for p in wanted)
-        budget = 3 * len(wanted) + 2 * config.categories + 6 + config.slack  # room to read every category once
+                               next_order=rng.randint(10_001, 99_998))
+        items = sum(len(order["wanted"]) for order in orders)
+        budget = 3 * items + 2 * config.categories + 10 + config.slack  # room to read every category once
         prompt = (
-            f"You are shopping for a customer on a website whose start page is /. Buy exactly these items: {lines}. "
-            f"Ship them to {first} {last}, {street}, {postcode} {city}; phone ({digits[:3]}) {digits[3:6]}-"
-            f"{digits[6:]}. Choose the cheapest shipping option that delivers within {within} days. Place one "
-            "order with the site's forms (fill_and_submit fills a form of the page open now), then answer with "
-            f"the order number the site gives, e.g. <answer>{EXAMPLE}</answer>.\n\n{self.tools_prompt(budget)}"
+            "You are shopping on a website whose start page is /. Place two orders, one after the other. "
+            f"{' '.join(f'{ORDINALS[i]} order: {words}.' for i, words in enumerate(asked))} Place each order with "
+            "the site's forms (fill_and_submit fills a form of the page open now; an order takes what is in the "
+            "cart), the first before the second, and order nothing else; then answer with the order number the "
+            f"site gives the second order, e.g. <answer>{EXAMPLE}</answer>.\n\n{self.tools_prompt(budget)}"
         )
-        data = {"records": records, "wanted": [[p, quantities[p]] for p in wanted], "routes": routes,
-                "customer": customer, "shipping": shipping, "checkout": checkout_path, "budget": budget}
-        return Problem(prompt=prompt, answer=str(records["next_order"]), data=data)
+        data = {"records": records, "orders": orders, "routes": routes, "checkout": checkout_path, "budget": budget}
+        return Problem(prompt=prompt, answer=str(records["next_order"] + 1), data=data)
 
     # --- the site's forms (they validate input; what to buy is the agent's business) -----------------------
     def submit(self, records: Records, form_id: str, fields: dict[str, str]) -> tuple[str, Records | None]:
@@ -201,11 +255,17 @@ class Checkout(WebTask):
             return _add_to_cart(records, fields)
         return _checkout(records, fields)
 
-    def _submissions(self, problem: Problem) -> list[tuple[str | None, dict[str, str]]]:
-        """The oracle's form submissions: the page open and the form's fields."""
-        data = problem.data
-        steps: list[tuple[str | None, dict[str, str]]] = [(path, {"quantity": str(q)}) for path, q in data["wanted"]]
-        return [*steps, (None, {**data["customer"], "shipping": data["shipping"]})]
+    def _submissions(self, problem: Problem, choose: ShippingRule | None = None
+                     ) -> list[tuple[str | None, dict[str, str]]]:
+        """The form submissions of the oracle (of ``choose``'s shipping choice, where given): the page open (None
+        for the checkout page) and the form's fields."""
+        options = problem.data["records"]["shipping"]
+        steps: list[tuple[str | None, dict[str, str]]] = []
+        for order in problem.data["orders"]:
+            shipping = order["shipping"] if choose is None else choose(options, order["within"])
+            steps += [(path, {"quantity": str(q)}) for path, q in order["wanted"]]
+            steps.append((None, {**order["customer"], "shipping": shipping}))
+        return steps
 
     def expected_records(self, problem: Problem) -> Records:
         records: Records = copy.deepcopy(problem.data["records"])
@@ -218,24 +278,44 @@ class Checkout(WebTask):
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
-        return (2 * len(data["wanted"]) + sum(q for _, q in data["wanted"]) / 2 + len(data["routes"]) / 4
+        wanted = [line for order in data["orders"] for line in order["wanted"]]
+        return (2 * len(wanted) + sum(q for _, q in wanted) / 2 + len(data["routes"]) / 4
                 + len(data["records"]["shipping"]) / 2)
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         return judge_code(answer, problem.answer or "", "order number")
 
     def plan(self, problem: Problem) -> list[str]:
+        return [*self._moves(problem), problem.answer or ""]
+
+    def _moves(self, problem: Problem, choose: ShippingRule | None = None) -> list[str]:
+        """The oracle's tool calls (with ``choose``'s shipping choice, where given)."""
         data = problem.data
         pages = data["records"]["site"]["pages"]
         moves: list[str] = []
-        for path, fields in self._submissions(problem):
+        for path, fields in self._submissions(problem, choose):
             if path is None:
                 moves.append(call("open", url=data["checkout"]))
                 moves.append(call("fill_and_submit", form_id="checkout", fields=fields))
             else:
                 moves += route_moves(pages, data["routes"][path])
                 moves.append(call("fill_and_submit", form_id="add_to_cart", fields=fields))
-        return [*moves, problem.answer or ""]
+        return moves
+
+    def heuristics(self) -> dict[str, Policy]:
+        """The oracle's play with another reading of "the cheapest option that delivers within N days"."""
+
+        def playing(choose: ShippingRule) -> Policy:
+            def policy(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
+                moves = self._moves(problem, choose)
+                if len(history) < len(moves):
+                    return moves[len(history)]
+                numbers = re.findall(r"order number is (\d+)", " ".join(seen for _, seen in history))
+                return numbers[-1] if numbers else EXAMPLE  # the number the site gave the last order
+
+            return policy
+
+        return {name: playing(choose) for name, choose in MISREADINGS.items()}
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer or ""
@@ -243,7 +323,38 @@ class Checkout(WebTask):
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         number = int(problem.answer or EXAMPLE)
-        return [str(number + 1), str(number - 1), f"{number} or {number + 1}", EXAMPLE]
+        first = number - 1  # the first order's number
+        return [str(number + 1), str(first), f"{first}, {number}", f"{number} or {first}", EXAMPLE]
+
+
+def _draw_customer(rng: random.Random, forge: NameForge) -> dict[str, str]:
+    street = f"{rng.randint(2, 250)} {forge.word(2)} {rng.choice(('Street', 'Road', 'Lane', 'Avenue'))}"
+    digits = f"{rng.randint(200, 999)}{rng.randint(200, 999)}{rng.randint(0, 9999):04d}"
+    return {"name": f"{forge.word(2)} {forge.word(2)}", "street": street, "city": forge.word(3),
+            "postcode": f"{rng.randint(0, 99_999):05d}", "phone": digits}
+
+
+def _cheapest(options: dict[str, dict[str, int]], keep: Callable[[int], bool]) -> str:
+    """The cheapest shipping code whose days ``keep`` allows ("none" where none does: the site refuses it)."""
+    allowed = [(option["price"], code) for code, option in options.items() if keep(option["days"])]
+    return min(allowed)[1] if allowed else "none"
+
+
+def _slowest_in_time(options: dict[str, dict[str, int]], within: int) -> str:
+    in_time = [(option["days"], code) for code, option in options.items() if option["days"] <= within]
+    return max(in_time, key=lambda row: row[0])[1]  # ties: the first row
+
+
+# Readings of "the cheapest option that delivers within N days" a policy could learn instead of it, and rules that
+# skip a clause: each fails at least one of the two orders in every problem.
+MISREADINGS: dict[str, ShippingRule] = {
+    "within N days read as under N days": lambda options, n: _cheapest(options, lambda days: days < n),
+    "within N days read as exactly N days": lambda options, n: _cheapest(options, lambda days: days == n),
+    "within N days read as N + 1 days or under": lambda options, n: _cheapest(options, lambda days: days <= n + 1),
+    "the slowest option in time": _slowest_in_time,
+    "the fastest option": lambda options, n: min(options, key=lambda code: options[code]["days"]),
+    "the cheapest option": lambda options, n: _cheapest(options, lambda days: True),
+}
 
 
 def _cart_text(records: Records) -> list[str]:
