@@ -76,6 +76,7 @@ EXAMPLE = "<answer>1, 4</answer>"  # fixed placeholder
 REFUSALS = frozenset({"cap", "hold"})  # the refusals every problem with a refused request tests (_needed_tests)
 FINE_TESTS = frozenset({"book fine", "dvd fine", "capped fine"})
 DUE_TESTS = frozenset({"book due", "dvd due"})
+LoanProfile = tuple[str | None, tuple[int, int] | None, int]  # a loan's type, days late, renewals (_loan_profiles)
 
 
 @register
@@ -157,7 +158,7 @@ class LibraryLoans(RequestsServed):
         item_ids = list(items)
         loans: dict[str, dict[str, Any]] = {}
         mine = item_ids[: MAX_LOANS - 1 if both_limits else rng.randint(*config.loans)]
-        profiles = _loan_profiles(rng, kind, _fines_tested(config, kind))
+        profiles: list[LoanProfile | None] = [*_loan_profiles(rng, kind, _fines_tested(config, kind))]
         if len(profiles) > len(mine):
             return None
         profiles += [None] * (len(mine) - len(profiles))
@@ -368,12 +369,12 @@ def _fines_tested(config: LibraryLoans.Config, kind: str) -> bool:
     return config.fines and not (config.limits and kind == "all allowed")
 
 
-def _loan_profiles(rng: random.Random, kind: str, fines: bool) -> list[tuple[str | None, tuple[int, int] | None, int]]:
+def _loan_profiles(rng: random.Random, kind: str, fines: bool) -> list[LoanProfile]:
     """The patron's loans that :func:`_needed_tests` needs, as (type, days late or None, renewals so far): one at
     the renewal cap unless every request is to be allowed; unless every one is to be refused, a book and a DVD (where
     late fines are charged, both overdue by days whose fine is under the cap, and one more overdue past it), one of
     them renewed once."""
-    profiles: list[tuple[str | None, tuple[int, int] | None, int]] = []
+    profiles: list[LoanProfile] = []
     if kind != "all refused":
         profiles = [("book", None, 0), ("dvd", None, 0)]
         if fines:
@@ -391,8 +392,8 @@ def _needed_tests(kind: str, fines: bool) -> set[str]:
     every one is refused, a second renewal and, where late fines are charged, overdue renewals of a book and of a DVD
     fined in full and one fined at the cap. Without them, in version 3, a policy blind to the renewal cap solved
     0.73-0.90 of levels 0-2, one allowing a single renewal 0.70-0.98, one never charging fines 0.90 of level 2."""
-    refusals = set() if kind == "all allowed" else REFUSALS
-    allowed = set() if kind == "all refused" else {"second renewal"} | (FINE_TESTS if fines else DUE_TESTS)
+    refusals = set() if kind == "all allowed" else set(REFUSALS)
+    allowed = set() if kind == "all refused" else {"second renewal", *(FINE_TESTS if fines else DUE_TESTS)}
     return refusals | allowed
 
 
