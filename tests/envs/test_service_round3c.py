@@ -157,23 +157,34 @@ def test_it_tickets_changing_a_colleagues_ticket_scores_zero_with_the_reason() -
 
 
 def test_it_tickets_hand_checked_rules() -> None:
-    records = {"today": it.TODAY.isoformat(), "next": 0,
-               "employees": {"E1": {"vip": False}, "E2": {"vip": True}},
-               "tickets": {"T1": {"reporter": "E1", "category": "hardware", "status": "open"},
-                           "T2": {"reporter": "E1", "category": "network", "status": "open"},
-                           "T3": {"reporter": "E2", "category": "software", "status": "open"},
-                           "T4": {"reporter": "E1", "category": "accounts", "status": "closed",
-                                  "closed": (it.TODAY - it.timedelta(days=7)).isoformat()}}}
+    def closed(days: int) -> str:
+        return (it.TODAY - it.timedelta(days=days)).isoformat()
+
+    records = {"today": it.TODAY.isoformat(), "next": 0, "employees": {"E1": {}, "E2": {}},
+               "tickets": {"T1": {"reporter": "E1", "category": "hardware", "status": "open", "blocking": False},
+                           "T2": {"reporter": "E1", "category": "network", "status": "open", "blocking": False},
+                           "T3": {"reporter": "E1", "category": "software", "status": "open", "blocking": True},
+                           "T4": {"reporter": "E1", "category": "accounts", "status": "closed", "closed": closed(7)},
+                           "T5": {"reporter": "E1", "category": "accounts", "status": "closed", "closed": closed(8)},
+                           "T6": {"reporter": "E2", "category": "network", "status": "open", "blocking": False}}}
     assert not it._allowed(records, "E1", {"kind": "priority", "ticket": "T1"}, True)[0]
     assert it._allowed(records, "E1", {"kind": "priority", "ticket": "T2"}, True)[0]
-    assert it._allowed(records, "E2", {"kind": "priority", "ticket": "T3"}, True)[0]  # a VIP's ticket
-    assert not it._allowed(records, "E2", {"kind": "priority", "ticket": "T3"}, False)[0]
-    assert not it._allowed(records, "E1", {"kind": "priority", "ticket": "T3"}, True)[0]  # not theirs
+    assert it._allowed(records, "E1", {"kind": "priority", "ticket": "T3"}, True)[0]  # it blocks a team
+    assert not it._allowed(records, "E1", {"kind": "priority", "ticket": "T3"}, False)[0]  # no such exception
+    assert not it._allowed(records, "E1", {"kind": "priority", "ticket": "T6"}, True)[0]  # not theirs
     assert it._allowed(records, "E1", {"kind": "reopen", "ticket": "T4"}, False)[0]  # day 7 included
+    assert not it._allowed(records, "E1", {"kind": "reopen", "ticket": "T5"}, False)[0]
     assert it._allowed(records, "E1", {"kind": "move", "ticket": "T1", "team": "desk"}, False)[0]
     assert not it._allowed(records, "E1", {"kind": "move", "ticket": "T1", "team": "apps"}, False)[0]
     assert it._allowed(records, "E1", {"kind": "create", "category": "hardware"}, False) == (
         False, "You already have an open ticket for that: T1.")
+    # each clause left out flips the request it alone decides
+    for blind, request in (("own", {"kind": "priority", "ticket": "T6"}), ("priority", {"kind": "priority",
+                           "ticket": "T1"}), ("blocking", {"kind": "priority", "ticket": "T3"}),
+                           ("team", {"kind": "move", "ticket": "T1", "team": "apps"}),
+                           ("reopen", {"kind": "reopen", "ticket": "T5"}), ("edge", {"kind": "reopen", "ticket": "T4"}),
+                           ("create", {"kind": "create", "category": "hardware"})):
+        assert it._allowed(records, "E1", request, True)[0] != it._allowed(records, "E1", request, True, blind)[0]
 
 
 def test_hotel_hand_checked_refunds() -> None:

@@ -1,25 +1,31 @@
 """Serve an employee's IT-ticket requests, stated over several turns, under a stated help-desk policy.
 
-The episode's records are a help desk's employees (one a VIP from level 2) and tickets (reporter, what it
-is about, category, priority 1-4, the team handling it, open or closed on a date). A scripted employee
-(:class:`~palaestra.envs.service.common.ScriptedUser`) states one request per message: raise a ticket to
-priority 1, move a ticket to another team, reopen a closed ticket, open a new ticket for a problem they
-describe; from level 2 one request names a ticket ambiguously ("my printer ticket" when they have two) and
-the employee's next message says which one they mean. The functions do what they are asked; the policy is
-the agent's to follow:
+The episode's records are a help desk's employees and tickets (reporter, what it is about, category, priority
+1-4, the team handling it, open or closed on a date, from level 2 whether it blocks a whole team). A scripted
+employee (:class:`~palaestra.envs.service.common.ScriptedUser`) states one request per message: raise a ticket to
+priority 1, reopen a closed ticket, from level 1 move a ticket to another team, from level 2 open a new ticket
+for a problem they describe; from level 2 one request names a ticket ambiguously ("my printer ticket" when they
+have two) and the employee's next message says which one they mean. The functions do what they are asked; the
+policy is the agent's to follow (each level states the clauses of its kinds of request):
 
 1. only tickets the employee reported may be changed (a colleague's ticket never);
 2. each category is handled by one team (network: netops, hardware: desk, accounts: identity, software:
    apps); a ticket may be moved only to its category's team;
-3. priority 1 is for network tickets only (from level 2: also for any ticket of a VIP employee);
+3. priority 1 is for network tickets only (from level 2: also for a ticket that blocks a whole team);
 4. a closed ticket may be reopened up to 7 days after it was closed (day 7 included);
 5. a new ticket is opened only when the employee has no open ticket of that category (counting tickets
    reopened earlier in the conversation); otherwise the employee is told that open ticket's id.
 
 The answer is the set of request numbers carried out; the final records must be those the policy determines,
 and the employee must have been told the id of a ticket opened for them (or of the open ticket that stood in
-the way). Requests fall on both sides of the policy in most draws (a tenth all allowed, a twenty-fifth all
-refused). The difficulty is twice the requests plus the refused ones plus the tickets plus the clauses in play.
+the way). A tenth of the problems allow every request and a twenty-fifth refuse every one; in the rest, every
+clause in play decides a request of its own (a colleague's ticket that would fit otherwise, a non-network
+ticket raised to priority 1, one that blocks a team, a move to the wrong team, a reopen on day 8 and one on day
+7, a second open ticket of a category), and a draw that the policy without some clause would serve alike is drawn
+again. (v2 drew requests as they fell: on 40 seeds a level, a policy blind to one clause solved 0.50-0.97 of
+levels 0-5, one taking day 7 as too late 0.75-0.95; now 0.00-0.15.) The difficulty is twice the requests plus
+the refused ones plus half the tickets plus twice the kinds of request, the blocking exception and the
+ambiguous request.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ TROUBLES = {
 }
 CLOSINGS = ("That's all, thanks.", "Nothing else, thank you.", "That was everything, thanks!")
 KINDS = ("priority", "move", "reopen", "create")
+ALLOWING = frozenset({"blocking", "edge"})  # the clauses (see _blinds) whose deciding request is an allowed one
 EXAMPLE = "<answer>1, 3</answer>"  # fixed placeholder
 
 
@@ -60,29 +67,30 @@ class ItTickets(ScriptedUser, RequestsServed):
     family = "service"
     description = "Serve an employee's ticket requests, told over several turns, under a help-desk policy (teams, priorities, reopening)."
     tags = ("service", "multi-turn", "tools", "policy", "dialogue", "agentic")
-    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
+    version = 3  # v3: every clause in play decides every mixed problem (v2: most problems left some clause to chance)
     tool_names = ("find_employee", "get_ticket", "set_priority", "assign_team", "reopen_ticket", "create_ticket")
 
     @dataclass(frozen=True)
     class Config:
         requests: tuple[int, int]
         tickets: tuple[int, int]  # the employee's own tickets besides the requested ones
-        vip_rule: bool
+        kinds: tuple[str, ...]  # the kinds of request in play (each brings its clause of the policy)
+        blocking_rule: bool  # priority 1 also for a ticket that blocks a whole team
         ambiguous: bool  # one request names a ticket ambiguously; the next message says which
         slack: int
 
     presets = (
-        Config((2, 2), (0, 1), False, False, 3),
-        Config((2, 3), (1, 2), False, False, 3),
-        Config((3, 3), (1, 3), True, True, 4),
-        Config((3, 4), (2, 4), True, True, 4),
-        Config((4, 5), (3, 5), True, True, 5),
+        Config((4, 4), (0, 1), ("priority", "reopen"), False, False, 3),
+        Config((5, 5), (1, 2), ("priority", "move", "reopen"), False, False, 3),
+        Config((7, 7), (1, 3), KINDS, True, True, 4),
+        Config((8, 8), (2, 4), KINDS, True, True, 4),
+        Config((9, 9), (3, 5), KINDS, True, True, 5),
     )
-    growth = Growth(limits={"requests": (8, 12), "tickets": (10, 14), "slack": 10})
+    growth = Growth(limits={"requests": (12, 14), "tickets": (10, 14), "slack": 10})
 
     def functions(self) -> dict[str, Function]:
         return {
-            "find_employee": Function("Find an employee by e-mail: their id, name, VIP status and their tickets.",
+            "find_employee": Function("Find an employee by e-mail: their id, name and their tickets.",
                                       {"email": "string"}, _find_employee),
             "get_ticket": Function("Read a ticket: reporter, subject, category, priority, team, status and dates.",
                                    {"ticket_id": "string"}, _get_ticket),
@@ -103,37 +111,49 @@ class ItTickets(ScriptedUser, RequestsServed):
         forge = NameForge(rng)
         person = draw_person(forge, rng, "E", "corp.example")
         colleague = draw_person(forge, rng, "E", "corp.example")
-        vip = config.vip_rule and rng.random() < 0.5
-        employees = {person["id"]: {**person, "vip": vip}, colleague["id"]: {**colleague, "vip": False}}
+        employees = {person["id"]: person, colleague["id"]: colleague}
         records: Records = {"today": TODAY.isoformat(), "employees": employees, "tickets": {}, "next": 0}
         numbers = iter(rng.sample(range(1000, 9999), 40))
 
-        def ticket(reporter: str, category: str, status: str, subject: str | None = None) -> str:
+        def ticket(reporter: str, category: str, status: str, subject: str | None = None, blocking: bool = False
+                   ) -> str:
             ticket_id = f"T{next(numbers)}"
             keyword = subject or rng.choice(TROUBLES[category])[0]
             opened = TODAY - timedelta(days=rng.randint(10, 40))
             closed = (TODAY - timedelta(days=rng.randint(1, 12))).isoformat() if status == "closed" else None
             records["tickets"][ticket_id] = {
                 "reporter": reporter, "subject": keyword, "category": category, "priority": rng.randint(2, 4),
-                "team": TEAMS[category], "status": status, "opened": opened.isoformat(), "closed": closed}
+                "team": TEAMS[category], "status": status, "opened": opened.isoformat(), "closed": closed,
+                "blocking": blocking or (config.blocking_rule and rng.random() < 0.25)}
             return ticket_id
 
         side = draw_side(rng)
-        count = rng.randint(*config.requests)
-        wanted = [side == "all allowed" or (side == "mixed" and rng.random() < 0.5) for _ in range(count)]
-        if side == "mixed" and len(set(wanted)) == 1:
-            wanted[rng.randrange(count)] = not wanted[0]
-        kinds = [rng.choice(KINDS[:3]) for _ in range(count)]
-        if rng.random() < 0.7:
-            kinds[rng.randrange(count)] = "create"
+        blinds = _blinds(config.kinds, config.blocking_rule) if side == "mixed" else ()
+        # each clause in play decides a request of its own (the blocking exception and the 7th day an allowed one,
+        # the rest a refusal)
+        refusing = sum(blind not in ALLOWING for blind in blinds)
+        count = max(rng.randint(*config.requests), refusing + 1)
+        fillers = [side == "all allowed" or (side == "mixed" and rng.random() < 0.5)
+                   for _ in range(count - len(blinds))]
+        if blinds and not ALLOWING & set(blinds) and fillers and not any(fillers):
+            fillers[rng.randrange(len(fillers))] = True
+        plans: list[tuple[str, bool, str | None]] = [(_kind_for(rng, blind, config.kinds), blind in ALLOWING, blind)
+                                                     for blind in blinds]
+        for allowed in fillers:  # at most two creates: the other requests need categories of their own
+            creates = sum(kind == "create" for kind, _, _ in plans)
+            plans.append((rng.choice([kind for kind in config.kinds if kind != "create" or creates < 2]), allowed,
+                          None))
+        # creates first: the categories they take are kept free of the other requests' open tickets (_request)
+        plans.sort(key=lambda plan: plan[0] != "create")
         requests: list[dict[str, Any]] = []
         created_categories: set[str] = set()
-        for kind, allowed in zip(kinds, wanted):
-            request = self._request(rng, config, records, ticket, person["id"], colleague["id"], kind, allowed,
-                                    created_categories)
+        for kind, allowed, reason in plans:
+            request = self._request(rng, records, ticket, person["id"], colleague["id"], kind, allowed, reason,
+                                    created_categories, config.blocking_rule)
             if request is None:
                 return None
             requests.append(request)
+        rng.shuffle(requests)
         for _ in range(rng.randint(*config.tickets)):
             category = rng.choice(sorted(TEAMS))
             ticket(person["id"], category, "closed" if category in created_categories else rng.choice(("open",
@@ -152,8 +172,11 @@ class ItTickets(ScriptedUser, RequestsServed):
         order = list(records["tickets"])
         rng.shuffle(order)
         records["tickets"] = {tid: records["tickets"][tid] for tid in order}
-        _, served, facts = _serve(records, person["id"], requests, config.vip_rule)
+        outcome, served, facts = _serve(records, person["id"], requests, config.blocking_rule)
         if side == "mixed" and not 0 < len(served) < count:
+            return None
+        if any(_serve(records, person["id"], requests, config.blocking_rule, blind)[:2] == (outcome, served)
+               for blind in blinds):
             return None
         user = []
         for index, request in enumerate(requests):
@@ -164,19 +187,21 @@ class ItTickets(ScriptedUser, RequestsServed):
         user.append(rng.choice(CLOSINGS))
         user[0] = f"Hi, this is {person['name']} ({person['email']}). {user[0]}"
         budget = 2 + 2 * count + len(records["tickets"]) // 2 + config.slack
-        rules = [
-            "1. Change only tickets the employee reported themselves; never a colleague's ticket.",
-            "2. Each category is handled by one team: network by netops, hardware by desk, accounts by identity, "
-            "software by apps. Move a ticket only to its category's team.",
-            "3. Priority 1 is only for network tickets" + (" and for tickets of VIP employees" if config.vip_rule
-                                                            else "") + ".",
-            f"4. A closed ticket may be reopened up to {REOPEN_DAYS} days after it was closed (day {REOPEN_DAYS} "
-            "included).",
-            "5. Open a new ticket only when the employee has no open ticket of that category; otherwise open "
-            "nothing and tell them the id of that open ticket. When you open a ticket, tell them its id.",
+        clauses = {
+            "own": "Change only tickets the employee reported themselves; never a colleague's ticket.",
+            "move": "Each category is handled by one team: network by netops, hardware by desk, accounts by identity, "
+                    "software by apps. Move a ticket only to its category's team.",
+            "priority": "Priority 1 is only for network tickets" + (" and for tickets that block a whole team"
+                                                                    if config.blocking_rule else "") + ".",
+            "reopen": f"A closed ticket may be reopened up to {REOPEN_DAYS} days after it was closed (day "
+                      f"{REOPEN_DAYS} included).",
+            "create": "Open a new ticket only when the employee has no open ticket of that category; otherwise open "
+                      "nothing and tell them the id of that open ticket. When you open a ticket, tell them its id.",
+        }
+        stated = [text for clause, text in clauses.items() if clause == "own" or clause in config.kinds]
+        rules = [f"{number}. {text}" for number, text in enumerate(stated, 1)] + [
             "Categories: network (VPN, Wi-Fi, network drive), hardware (printer, laptop, monitor), accounts "
-            "(password, login, mailbox), software (spreadsheet, licence, update).",
-        ]
+            "(password, login, mailbox), software (spreadsheet, licence, update)."]
         prompt = (
             f"You are an IT help-desk agent. Today is {TODAY.isoformat()}. Help-desk policy:\n" + "\n".join(rules)
             + "\n\nThe employee will tell you what they need over several messages: a reply to them without a tool "
@@ -186,12 +211,16 @@ class ItTickets(ScriptedUser, RequestsServed):
             f"you carried out, e.g. {EXAMPLE} (<answer>none</answer> if none).\n\nEmployee: {user[0]}\n\n"
             + self.tools_prompt(budget)
         )
-        data = {"records": records, "employee": person["id"], "requests": requests, "vip_rule": config.vip_rule,
-                "ambiguous": ambiguous, "user": user, "facts": facts, "budget": budget}
+        data = {"records": records, "employee": person["id"], "requests": requests, "blocking_rule": config.blocking_rule,
+                "kinds": list(config.kinds), "ambiguous": ambiguous, "user": user, "facts": facts, "budget": budget}
         return Problem(prompt=prompt, answer=", ".join(str(n) for n in served) or "none", data=data)
 
-    def _request(self, rng: random.Random, config: Config, records: Records, ticket: Any, own: str, other: str,
-                 kind: str, allowed: bool, created: set[str]) -> dict[str, Any] | None:
+    def _request(self, rng: random.Random, records: Records, ticket: Any, own: str, other: str, kind: str,
+                 allowed: bool, reason: str | None, created: set[str], blocking_rule: bool) -> dict[str, Any] | None:
+        """A request of ``kind`` the policy allows or not; with a ``reason`` (a clause, see :func:`_blinds`), one
+        that this clause alone decides: a colleague's ticket the request would fit otherwise, a non-network
+        ticket raised to priority 1 (one blocking a team: allowed), a move to the wrong team, a late reopen, a second open
+        ticket of a category."""
         if kind == "create":
             free = sorted(set(TEAMS) - created)
             if not free:
@@ -202,34 +231,41 @@ class ItTickets(ScriptedUser, RequestsServed):
             if not allowed:
                 ticket(own, category, "open", trouble[0])
             return {"kind": "create", "category": category, "trouble": trouble[1], "own": True}
-        mine = allowed or rng.random() < 0.6
+        if reason is None:
+            mine = allowed or rng.random() < 0.6
+            fits = allowed or not mine and rng.random() < 0.5  # whether the request fits its own clause
+        else:
+            mine, fits = reason != "own", reason in ("own", *ALLOWING)
         reporter = own if mine else other
+        # the categories of creates stay free of the employee's open tickets, which would block them
+        category = rng.choice(sorted(set(TEAMS) - created))
         if kind == "priority":
-            vip = records["employees"][own]["vip"]
-            network = allowed and not vip or (not allowed and not mine and rng.random() < 0.5)
-            category = "network" if network else rng.choice(("hardware", "accounts", "software"))
-            if category in created:
+            # a ticket that fits is a network one or, where the exception is in play, may block a team instead
+            blocking = fits and (reason == "blocking" or reason is None and blocking_rule and rng.random() < 0.5)
+            options = [c for c in TEAMS if (c == "network") == (fits and not blocking) and c not in created]
+            if not options:
                 return None
-            tid = ticket(reporter, category, "open")
+            tid = ticket(reporter, rng.choice(options), "open", blocking=blocking)
+            records["tickets"][tid]["blocking"] = blocking  # never by chance: it decides this request
             return {"kind": "priority", "ticket": tid, "own": mine}
         if kind == "move":
-            category = rng.choice(sorted(set(TEAMS) - created))
             tid = ticket(reporter, category, "open")
             good = TEAMS[category]
             records["tickets"][tid]["team"] = rng.choice([t for t in TEAMS.values() if t != good])
-            team = good if allowed or (not mine and rng.random() < 0.5) else \
-                rng.choice([t for t in TEAMS.values() if t not in (good, records["tickets"][tid]["team"])])
+            team = good if fits else rng.choice([t for t in TEAMS.values() if t not in (good, records["tickets"][tid][
+                "team"])])
             return {"kind": "move", "ticket": tid, "team": team, "own": mine}
-        category = rng.choice(sorted(set(TEAMS) - created))
         tid = ticket(reporter, category, "closed")
-        late = not allowed and mine and rng.random() < 0.8
-        days = rng.randint(REOPEN_DAYS + 1, REOPEN_DAYS + 4) if late else rng.randint(REOPEN_DAYS - 3, REOPEN_DAYS)
+        # half of them on the boundary's either side: day 7 is the last day a ticket may be reopened
+        edge = reason in ("edge", "reopen") or rng.random() < 0.5
+        days = (REOPEN_DAYS if edge else rng.randint(REOPEN_DAYS - 3, REOPEN_DAYS - 1)) if fits else (
+            REOPEN_DAYS + 1 if edge else rng.randint(REOPEN_DAYS + 2, REOPEN_DAYS + 4))
         records["tickets"][tid]["closed"] = (TODAY - timedelta(days=days)).isoformat()
         return {"kind": "reopen", "ticket": tid, "own": mine}
 
     def expected_records(self, problem: Problem) -> Records:
         data = problem.data
-        return _serve(data["records"], data["employee"], data["requests"], data["vip_rule"])[0]
+        return _serve(data["records"], data["employee"], data["requests"], data["blocking_rule"])[0]
 
     def required_facts(self, problem: Problem) -> dict[str, str]:
         return dict(problem.data["facts"])
@@ -238,8 +274,8 @@ class ItTickets(ScriptedUser, RequestsServed):
         data = problem.data
         served = 0 if problem.answer == "none" else len((problem.answer or "").split(", "))
         refused = len(data["requests"]) - served
-        return (2 * len(data["requests"]) + refused + len(data["records"]["tickets"]) / 2 + 2 * data["vip_rule"]
-                + 2 * (data["ambiguous"] is not None))
+        return (2 * len(data["requests"]) + refused + len(data["records"]["tickets"]) / 2 + 2 * len(data["kinds"])
+                + 2 * data["blocking_rule"] + 2 * (data["ambiguous"] is not None))
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
@@ -251,7 +287,7 @@ class ItTickets(ScriptedUser, RequestsServed):
                 replies.append("You have more than one such ticket: which one do you mean?")
             if request["kind"] != "create":
                 replies.append(call("get_ticket", ticket_id=request["ticket"]))
-            allowed, message = _allowed(records, data["employee"], request, data["vip_rule"])
+            allowed, message = _allowed(records, data["employee"], request, data["blocking_rule"])
             if allowed:
                 replies.append(_action(data["employee"], request))
                 _apply(records, data["employee"], request)
@@ -273,24 +309,45 @@ def _ask(records: Records, request: dict[str, Any], ambiguous: bool) -> str:
     return f"Please reopen {name}, the problem is back."
 
 
-def _allowed(records: Records, employee: str, request: dict[str, Any], vip_rule: bool) -> tuple[bool, str]:
-    """Whether the policy allows ``request`` now, and what the employee must be told (an id) if anything."""
+def _blinds(kinds: tuple[str, ...], blocking_rule: bool) -> tuple[str, ...]:
+    """The clauses in play that a policy might leave out, named as :func:`_allowed` reads ``blind``: ``own``
+    (a colleague's ticket), ``priority`` (priority 1 for network tickets only), ``blocking`` (its exception for a
+    ticket that blocks a team), ``team``, ``reopen`` (the 7 days; ``edge``: the 7th day excluded) and ``create``
+    (an open ticket of the category)."""
+    clauses = {"priority": ("priority", "blocking") if blocking_rule else ("priority",), "move": ("team",),
+               "reopen": ("reopen", "edge"), "create": ("create",)}
+    return ("own", *(clause for kind in kinds for clause in clauses[kind]))
+
+
+def _kind_for(rng: random.Random, blind: str, kinds: tuple[str, ...]) -> str:
+    """The kind of a request that ``blind``'s clause decides (any kind but a create for a colleague's ticket)."""
+    if blind == "own":
+        return rng.choice([kind for kind in kinds if kind != "create"])
+    return {"priority": "priority", "blocking": "priority", "team": "move", "reopen": "reopen", "edge": "reopen",
+            "create": "create"}[blind]
+
+
+def _allowed(records: Records, employee: str, request: dict[str, Any], blocking_rule: bool,
+             blind: str | None = None) -> tuple[bool, str]:
+    """Whether the policy allows ``request`` now, and what the employee must be told (an id) if anything
+    (``blind``: the policy without that clause, see :func:`_blinds`)."""
     if request["kind"] == "create":
-        blocking = [tid for tid, t in records["tickets"].items() if t["reporter"] == employee
-                    and t["category"] == request["category"] and t["status"] == "open"]
-        if blocking:
-            return False, f"You already have an open ticket for that: {blocking[0]}."
+        open_ones = [tid for tid, t in records["tickets"].items() if t["reporter"] == employee
+                     and t["category"] == request["category"] and t["status"] == "open"]
+        if open_ones and blind != "create":
+            return False, f"You already have an open ticket for that: {open_ones[0]}."
         return True, f"I opened ticket T{100 + records['next']} for you."
     ticket = records["tickets"][request["ticket"]]
-    if ticket["reporter"] != employee:
+    if ticket["reporter"] != employee and blind != "own":
         return False, ""
     if request["kind"] == "priority":
-        vip = vip_rule and records["employees"][employee]["vip"]
-        return ticket["status"] == "open" and (ticket["category"] == "network" or vip), ""
+        blocking = bool(blocking_rule and ticket["blocking"]) and blind != "blocking"
+        return ticket["status"] == "open" and (ticket["category"] == "network" or blocking or blind == "priority"), ""
     if request["kind"] == "move":
-        return request["team"] == TEAMS[ticket["category"]], ""
+        return request["team"] == TEAMS[ticket["category"]] or blind == "team", ""
     age = (date.fromisoformat(records["today"]) - date.fromisoformat(ticket["closed"])).days
-    return ticket["status"] == "closed" and age <= REOPEN_DAYS, ""
+    last_day = REOPEN_DAYS - (blind == "edge")
+    return ticket["status"] == "closed" and (age <= last_day or blind == "reopen"), ""
 
 
 def _action(employee: str, request: dict[str, Any]) -> str:
@@ -316,13 +373,14 @@ def _apply(records: Records, employee: str, request: dict[str, Any]) -> None:
         _reopen(records, {"ticket_id": request["ticket"]})
 
 
-def _serve(initial: Records, employee: str, requests: list[dict[str, Any]], vip_rule: bool
+def _serve(initial: Records, employee: str, requests: list[dict[str, Any]], blocking_rule: bool, blind: str | None = None
            ) -> tuple[Records, list[int], dict[str, str]]:
-    """The records after serving ``requests`` in order by the policy, the numbers served, the facts to tell."""
+    """The records after serving ``requests`` in order by the policy (``blind``: without that clause), the numbers
+    served, the facts to tell."""
     records = copy.deepcopy(initial)
     served, facts = [], {}
     for number, request in enumerate(requests, 1):
-        allowed, message = _allowed(records, employee, request, vip_rule)
+        allowed, message = _allowed(records, employee, request, blocking_rule, blind)
         if message:
             facts[f"the ticket id of request {number}"] = message.rstrip(".").split()[-1]
         if allowed:
@@ -339,7 +397,7 @@ def _find_employee(records: Records, args: dict[str, Any]) -> tuple[str, Records
     for employee_id, person in records["employees"].items():
         if person["email"] == email:
             tickets = [f"{tid} ({t['status']})" for tid, t in records["tickets"].items() if t["reporter"] == employee_id]
-            return (f"employee {employee_id}: {person['name']}{', VIP' if person['vip'] else ''}; tickets: "
+            return (f"employee {employee_id}: {person['name']}; tickets: "
                     f"{', '.join(tickets) or 'none'}"), None
     return f"error: no employee with e-mail {email[:100]!r}", None
 
@@ -349,9 +407,10 @@ def _get_ticket(records: Records, args: dict[str, Any]) -> tuple[str, Records | 
     if ticket is None:
         return f"error: no ticket {str(args['ticket_id'])[:40]!r}", None
     closed = f", closed {ticket['closed']}" if ticket["status"] == "closed" else ""
+    blocking = ", blocks a whole team" if ticket["blocking"] else ""
     return (f"ticket {args['ticket_id']}: reporter {ticket['reporter']}, subject {ticket['subject']}, category "
             f"{ticket['category']}, priority {ticket['priority']}, team {ticket['team']}, status {ticket['status']}, "
-            f"opened {ticket['opened']}{closed}"), None
+            f"opened {ticket['opened']}{closed}{blocking}"), None
 
 
 def _set_priority(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
@@ -395,5 +454,5 @@ def _create(records: Records, args: dict[str, Any]) -> tuple[str, Records | None
     records["next"] += 1
     records["tickets"][ticket_id] = {"reporter": employee, "subject": f"new {category} issue", "category": category,
                                      "priority": 3, "team": TEAMS[category], "status": "open",
-                                     "opened": records["today"], "closed": None}
+                                     "opened": records["today"], "closed": None, "blocking": False}
     return f"ticket {ticket_id} opened", records
