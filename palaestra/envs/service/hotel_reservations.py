@@ -155,10 +155,11 @@ class HotelReservations(ScriptedUser):
                 draft = rng.choice([d for n, d in deciding if n == most])
                 undecided -= _decides(records["guests"], draft, rules)
             else:
-                draft = next((d for d in (_natural_draft(rng, city, records["guests"], rules) for _ in range(40))
+                found = next((d for d in (_natural_draft(rng, city, records["guests"], rules) for _ in range(40))
                               if (_draft_refund(records["guests"], d, rules) is not None) == allowed), None)
-                if draft is None:
+                if found is None:
                     return None
+                draft = found
             requests.append({**draft["request"], "reservation": reserve(draft["reservation"])})
         if mixed and undecided:
             return None
@@ -292,12 +293,13 @@ def _roles(rules: dict[str, bool]) -> tuple[int, int]:
 
 def _draft(rng: random.Random, city: str, kind: str, guests: dict[str, Any], staying: str, refundable: bool,
            days: int) -> dict[str, Any]:
-    reservation = {
+    nights = rng.randint(2, 6)
+    reservation: dict[str, Any] = {
         "booked_by": next(iter(guests)), "guest": staying, "city": city,
-        "check_in": (TODAY + timedelta(days=days)).isoformat(), "nights": rng.randint(2, 6),
+        "check_in": (TODAY + timedelta(days=days)).isoformat(), "nights": nights,
         "rate_cents": rng.randint(60, 320) * 100 + rng.choice((0, 50)), "refundable": refundable,
         "room": "standard", "status": "booked", "refund_cents": 0}
-    request = {"kind": kind, "drop": rng.randint(1, reservation["nights"] - 1)} if kind == "shorten" else {"kind": kind}
+    request = {"kind": kind, "drop": rng.randint(1, nights - 1)} if kind == "shorten" else {"kind": kind}
     return {"reservation": reservation, "request": request}
 
 
