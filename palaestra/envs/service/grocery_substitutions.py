@@ -8,17 +8,25 @@ of a product; once in the conversation they ask when the order arrives; from lev
 by its kind ("the cheese") when the order has two, and the customer's next message says which. The functions
 do what they are asked (a line's price is whatever the agent enters); the policy is the agent's:
 
-1. only out-of-stock items are substituted, by an in-stock product of the same category whose price is at most
-   20% above the item's (``5 x new <= 6 x old``, in cents); the line keeps its quantity and is charged the lower
-   of the two prices;
+1. only out-of-stock items are substituted (from level 1 by an in-stock product of the same category; from level
+   3 one whose price is at most 20% above the item's, ``5 x new <= 6 x old`` in cents); the line keeps its
+   quantity and is charged the lower of the two prices;
 2. from level 2, never substitute a product containing an allergen the customer listed;
 3. packed items cannot be removed;
-4. additions only of in-stock products, at most 4 units per product, at the product's price.
+4. additions only of in-stock products (from level 4 at most 4 units per product), at the product's price.
 
 The answer is the order's total after the conversation (every line on the order, unit price x quantity); the
 final order must be the one the policy determines, and the customer must have been told the delivery window.
-Requests fall on both sides of the policy in most draws. The difficulty is twice the requests plus the refused
-ones plus the order's lines plus the clauses in play.
+Requests are built on both sides of the policy (a tenth of the problems all allowed, a twenty-fifth all refused),
+and every problem has a request for each misreading of the clauses in play that its side can show: a request
+refused by each condition alone (an item in stock, a substitute out of stock, of another category, over the cap
+or with an allergen, a packed item, an addition out of stock or over the limit), a substitute dearer than the
+item (exactly 20% above it where the cap is stated) and one cheaper, an addition of exactly the limit; a refused
+price is at most 25% above the item's and a refused quantity one over the limit, so that a cap or limit read
+looser is caught too; a draw that the policy with one misreading would settle alike is drawn again. (v2 drew
+requests as they fell: on 40 seeds a level, each of these misreadings solved 0.25-1.00 of levels 0-5, most of
+them 0.7-1.0; now 0.03-0.12.) The difficulty is twice the requests plus the refused ones plus half the order's
+lines, plus two for allergies and two for an item named by its kind.
 """
 
 from __future__ import annotations
@@ -44,6 +52,13 @@ from palaestra.envs.service.common import (
 from palaestra.generators.knowledge import NameForge
 
 ADD_LIMIT = 4
+# the misreadings that serve a refused request, each named by the condition it leaves out (see _blinds): a refused
+# request is built for each, failing that condition alone
+REFUSALS = ("old_stock", "new_stock", "category", "cap", "allergen", "packed", "add_stock", "limit")
+ALLOWED = ("sub", "sub", "remove", "add")  # the allowed requests drawn at random, half of them substitutions
+# the allowed request each other misreading gets wrong: a dearer substitute (at the cap where it is stated), a
+# cheaper one, an addition of exactly the limit
+DECIDING = {"charge_new": "dearer", "cap_strict": "dearer", "charge_old": "cheaper", "limit_strict": "full"}
 NOUNS = {"dairy": ("milk", "yogurt", "cheese", "butter"), "bakery": ("bread", "bagels", "muffins", "crackers"),
          "produce": ("apples", "spinach", "carrots", "pears"), "pantry": ("granola", "pasta", "cookies", "rice")}
 ALLERGENS = ("nuts", "gluten", "soy", "sesame")
@@ -57,25 +72,30 @@ class GrocerySubstitutions(ScriptedUser):
     family = "service"
     description = "Settle a grocery order's substitutions, removals and additions, told over several turns, under a store policy."
     tags = ("service", "multi-turn", "tools", "policy", "dialogue", "agentic")
-    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
+    version = 3  # v3: every clause in play decides every mixed problem, clauses in play by level (v2: a
+    # twenty-fifth of the problems refuse every request; v1: a tenth)
     tool_names = ("find_customer", "get_order", "get_product", "substitute_item", "remove_item", "add_item")
 
     @dataclass(frozen=True)
     class Config:
         requests: tuple[int, int]
         lines: tuple[int, int]  # order lines besides those the requests name
+        alike: bool  # a substitute must be in stock and of the item's category
         allergies: bool
         ambiguous: bool
+        cap: bool  # a substitute's price at most 20% above the item's
+        limit: bool  # at most ADD_LIMIT units added per product
         slack: int
 
+    # each level has at least a request for each misreading of its clauses (_blinds) to get wrong
     presets = (
-        Config((2, 2), (1, 2), False, False, 3),
-        Config((2, 3), (2, 3), False, False, 3),
-        Config((3, 3), (2, 3), True, True, 4),
-        Config((3, 4), (3, 4), True, True, 4),
-        Config((4, 5), (3, 5), True, True, 5),
+        Config((5, 6), (1, 2), False, False, False, False, False, 3),
+        Config((7, 8), (2, 3), True, False, False, False, False, 3),
+        Config((8, 9), (2, 3), True, True, True, False, False, 4),
+        Config((9, 10), (3, 4), True, True, True, True, False, 4),
+        Config((11, 12), (3, 5), True, True, True, True, True, 5),
     )
-    growth = Growth(limits={"requests": (8, 12), "lines": (8, 10), "slack": 10})
+    growth = Growth(limits={"requests": (13, 15), "lines": (8, 10), "slack": 10})
 
     def functions(self) -> dict[str, Function]:
         return {
@@ -95,9 +115,10 @@ class GrocerySubstitutions(ScriptedUser):
         }
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        return retry(lambda: self._draw(rng, config), what="an order for the requests", attempts=60)
+        side = draw_side(rng)
+        return retry(lambda: self._draw(rng, config, side), what="an order for the requests", attempts=60)
 
-    def _draw(self, rng: random.Random, config: Config) -> Problem | None:
+    def _draw(self, rng: random.Random, config: Config, side: str) -> Problem | None:
         forge = NameForge(rng)
         allergies = sorted(rng.sample(ALLERGENS, rng.randint(1, 2))) if config.allergies else []
         customer = {**draw_person(forge, rng, "C"), "allergies": allergies}
@@ -123,39 +144,50 @@ class GrocerySubstitutions(ScriptedUser):
             lines.append({"sku": sku, "name": item["name"], "unit_price_cents": item["price_cents"],
                           "quantity": rng.randint(1, 3), "packed": packed})
 
-        side = draw_side(rng)
-        count = rng.randint(*config.requests)
-        wanted = [side == "all allowed" or (side == "mixed" and rng.random() < 0.5) for _ in range(count)]
-        if side == "mixed" and len(set(wanted)) == 1:
-            wanted[rng.randrange(count)] = not wanted[0]
-        requests: list[dict[str, Any]] = []
-        for allowed in wanted:
-            kind = rng.choice(("substitute", "substitute", "remove", "add"))
+        def build(role: str) -> dict[str, Any]:
+            """A request the policy allows (``role`` in :data:`ALLOWED`) or one that only the condition ``role`` of
+            :data:`REFUSALS` refuses, so that the policy without that condition serves it."""
             category = rng.choice(sorted(NOUNS))
             price = rng.randint(150, 1200)
-            if kind == "substitute":
-                flaw = None if allowed else rng.choice(("price", "category", "stock", "available") + (
-                    ("allergen",) * 2 if allergies else ()))
-                old = product(category, price, stock=flaw == "available", allergens=[])
-                line(old)
-                high = price * 6 // 5
-                new_price = rng.randint(high + 1, high + 200) if flaw == "price" else rng.randint(price // 2, high)
-                new_category = rng.choice([c for c in NOUNS if c != category]) if flaw == "category" else category
-                safe = [a for a in ALLERGENS if a not in allergies]
-                allergens = [rng.choice(allergies)] if flaw == "allergen" else (
-                    [rng.choice(safe)] if rng.random() < 0.3 else [])
-                new = product(new_category, new_price, stock=flaw != "stock", allergens=allergens)
-                requests.append({"kind": kind, "sku": old, "new": new})
-            elif kind == "remove":
+            if role in ("remove", "packed"):
                 sku = product(category, price)
-                line(sku, packed=not allowed)
-                requests.append({"kind": kind, "sku": sku})
+                line(sku, packed=role == "packed")
+                return {"kind": "remove", "sku": sku}
+            if role in ("add", "full", "add_stock", "limit"):
+                # the refused quantity is one over the limit, so that a limit read one looser is caught too
+                quantity = {"full": ADD_LIMIT, "limit": ADD_LIMIT + 1}.get(role, rng.randint(1, ADD_LIMIT))
+                return {"kind": "add", "new": product(category, price, stock=role != "add_stock"),
+                        "quantity": quantity}
+            if role == "dearer" and config.cap:  # whole nickels, for a substitute exactly at the cap
+                price -= price % 5
+            high = price * 6 // 5  # the dearest substitute the 20% cap allows
+            if role == "cheaper":
+                new_price = rng.randint(price // 2, price - 1)
+            elif role == "dearer":  # at the cap itself where it is stated, so that reading it as "under 20%" is caught
+                new_price = high if config.cap else rng.randint(price + 1, high)
+            elif role == "cap":  # at most 25% above, so that a cap read as 25% is caught too
+                new_price = rng.randint(high + 1, price * 5 // 4)
             else:
-                quantity = rng.randint(1, ADD_LIMIT)
-                stock = allowed or rng.random() < 0.5
-                if not allowed and stock:
-                    quantity = rng.randint(ADD_LIMIT + 1, ADD_LIMIT + 4)
-                requests.append({"kind": kind, "new": product(category, price, stock=stock), "quantity": quantity})
+                new_price = rng.randint(price // 2, high)
+            old = product(category, price, stock=role == "old_stock", allergens=[])
+            line(old)
+            safe = [a for a in ALLERGENS if a not in allergies]
+            allergens = [rng.choice(allergies)] if role == "allergen" else (
+                [rng.choice(safe)] if rng.random() < 0.3 else [])
+            new_category = rng.choice([c for c in NOUNS if c != category]) if role == "category" else category
+            new = product(new_category, new_price, stock=role != "new_stock", allergens=allergens)
+            return {"kind": "substitute", "sku": old, "new": new}
+
+        blinds = _blinds(config)
+        refusals = [blind for blind in blinds if blind in REFUSALS]
+        # a request for each misreading to get wrong that the problem's side has, then requests of its side at random
+        deciding = [role for role in dict.fromkeys(DECIDING.get(blind, blind) for blind in blinds)
+                    if side == "mixed" or (role in REFUSALS) == (side == "all refused")]
+        roles = deciding + [
+            rng.choice(refusals) if side == "all refused" or (side == "mixed" and rng.random() < 0.5)
+            else rng.choice(ALLOWED) for _ in range(rng.randint(*config.requests) - len(deciding))]
+        rng.shuffle(roles)
+        requests = [build(role) for role in roles]
         for _ in range(rng.randint(*config.lines)):
             line(product(rng.choice(sorted(NOUNS)), rng.randint(150, 1200), stock=rng.random() < 0.8),
                  rng.random() < 0.5)
@@ -169,8 +201,9 @@ class GrocerySubstitutions(ScriptedUser):
             noun = target["name"].split()[-1]
             line(product(target["category"], rng.randint(150, 1200), noun=noun), rng.random() < 0.5)
         rng.shuffle(lines)
-        _, served = _serve(records, order_id, requests)
-        if (side == "mixed") != (len(set(served)) == 2) or (side != "mixed" and served[0] != (side == "all allowed")):
+        final = _serve(records, order_id, requests)[0]
+        if any(_serve(records, order_id, requests, blind)[0] == final
+               for blind in blinds if DECIDING.get(blind, blind) in deciding):
             return None
         user, turns = [], []  # the customer's messages, and what each is: a request, a clarification, the question
         for index, request in enumerate(requests):
@@ -195,13 +228,15 @@ class GrocerySubstitutions(ScriptedUser):
         turns.insert(at, "question")
         user.append(rng.choice(CLOSINGS))
         user[0] = f"Hi, it's {customer['name']} ({customer['email']}), about my order {order_id}. {user[0]}"
-        budget = 3 + 2 * count + config.slack
+        budget = 3 + 3 * len(requests) + config.slack  # a substitution takes two look-ups and a call
+        substitute = ", by an in-stock product of the same category" if config.alike else ", by a product" if config.cap else ""
         rules = [
-            "1. Only out-of-stock items may be substituted, by an in-stock product of the same category whose price "
-            "is at most 20% above the item's price. The line keeps its quantity and is charged the lower of the two "
-            "prices.",
+            f"1. Only out-of-stock items may be substituted{substitute}"
+            + (" whose price is at most 20% above the item's price" if config.cap else "")
+            + ". The line keeps its quantity and is charged the lower of the two prices.",
             "2. Packed items cannot be removed.",
-            f"3. Add only in-stock products, at most {ADD_LIMIT} units per product, at the product's price.",
+            "3. Add only in-stock products" + (f", at most {ADD_LIMIT} units per product" if config.limit else "")
+            + ", at the product's price.",
         ]
         if config.allergies:
             rules.append("4. Never substitute a product that contains an allergen the customer listed.")
@@ -216,7 +251,6 @@ class GrocerySubstitutions(ScriptedUser):
         )
         data = {"records": records, "order": order_id, "requests": requests, "ambiguous": ambiguous, "user": user, "turns": turns,
                 "budget": budget}
-        final = _serve(records, order_id, requests)[0]
         return Problem(prompt=prompt, answer=dollars(_total(final, order_id)), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
@@ -273,22 +307,40 @@ def _line(records: Records, order_id: str, sku: str) -> dict[str, Any] | None:
     return next((line for line in records["orders"][order_id]["lines"] if line["sku"] == sku), None)
 
 
-def _allowed(records: Records, order_id: str, request: dict[str, Any]) -> bool:
+def _blinds(config: GrocerySubstitutions.Config) -> tuple[str, ...]:
+    """The misreadings of the clauses in play, as :func:`_allowed` and :func:`_arguments` read ``blind``: each
+    condition of :data:`REFUSALS` in play left out, a substitute charged at the new product's price or the old item's,
+    and the price cap and the unit limit read one stricter (a price exactly 20% above refused, the limit's own
+    quantity refused). The policy stated at a level is the whole policy on the orders drawn there: a condition not
+    in play is never failed."""
+    return (("old_stock", "packed", "add_stock", "charge_new", "charge_old")
+            + (("new_stock", "category") if config.alike else ()) + (("allergen",) if config.allergies else ())
+            + (("cap", "cap_strict") if config.cap else ()) + (("limit", "limit_strict") if config.limit else ()))
+
+
+def _allowed(records: Records, order_id: str, request: dict[str, Any], blind: str | None = None) -> bool:
+    """Whether the policy allows ``request`` (``blind``: the policy with that misreading, see :func:`_blinds`)."""
     kind = request["kind"]
     if kind == "remove":
         line = _line(records, order_id, request["sku"])
-        return line is not None and not line["packed"]
+        return line is not None and (not line["packed"] or blind == "packed")
     new = records["products"][request["new"]]
     if kind == "add":
-        return new["in_stock"] and request["quantity"] <= ADD_LIMIT
+        within = request["quantity"] < ADD_LIMIT if blind == "limit_strict" else (
+            request["quantity"] <= ADD_LIMIT or blind == "limit")
+        return (new["in_stock"] or blind == "add_stock") and within
     old = records["products"][request["sku"]]
     allergies = records["customers"][records["orders"][order_id]["customer"]]["allergies"]
-    return (not old["in_stock"] and new["in_stock"] and new["category"] == old["category"]
-            and 5 * new["price_cents"] <= 6 * old["price_cents"] and not set(new["allergens"]) & set(allergies))
+    dearer, cap = 5 * new["price_cents"], 6 * old["price_cents"]
+    priced = dearer < cap if blind == "cap_strict" else dearer <= cap or blind == "cap"
+    return ((not old["in_stock"] or blind == "old_stock") and (new["in_stock"] or blind == "new_stock")
+            and (new["category"] == old["category"] or blind == "category") and priced
+            and (not set(new["allergens"]) & set(allergies) or blind == "allergen"))
 
 
-def _arguments(records: Records, order_id: str, request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The function and arguments that carry out ``request`` by the policy."""
+def _arguments(records: Records, order_id: str, request: dict[str, Any],
+               blind: str | None = None) -> tuple[str, dict[str, Any]]:
+    """The function and arguments that carry out ``request`` by the policy (``blind``: with that misreading)."""
     if request["kind"] == "remove":
         return "remove_item", {"order_id": order_id, "sku": request["sku"]}
     price = records["products"][request["new"]]["price_cents"]
@@ -297,18 +349,22 @@ def _arguments(records: Records, order_id: str, request: dict[str, Any]) -> tupl
                             "unit_price_cents": price}
     old = _line(records, order_id, request["sku"])
     assert old is not None
+    kept = old["unit_price_cents"]
+    charged = price if blind == "charge_new" else kept if blind == "charge_old" else min(price, kept)
     return "substitute_item", {"order_id": order_id, "old_sku": request["sku"], "new_sku": request["new"],
-                               "unit_price_cents": min(price, old["unit_price_cents"])}
+                               "unit_price_cents": charged}
 
 
-def _serve(initial: Records, order_id: str, requests: list[dict[str, Any]]) -> tuple[Records, list[bool]]:
+def _serve(initial: Records, order_id: str, requests: list[dict[str, Any]],
+           blind: str | None = None) -> tuple[Records, list[bool]]:
+    """The records after ``requests`` are served by the policy (``blind``: with that misreading), and which were."""
     records = copy.deepcopy(initial)
     served = []
     for request in requests:
-        allowed = _allowed(records, order_id, request)
+        allowed = _allowed(records, order_id, request, blind)
         served.append(allowed)
         if allowed:
-            name, arguments = _arguments(records, order_id, request)
+            name, arguments = _arguments(records, order_id, request, blind)
             FUNCTIONS[name](records, arguments)
     return records, served
 
