@@ -39,7 +39,6 @@ import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
-from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
@@ -274,18 +273,20 @@ def _request(rng: random.Random, hours: dict[str, dict[str, float]], caller: str
 
 
 def pay_cents(rate: int, hours: float, blind: str | None = None) -> int:
-    """A day's pay: the rate up to 8 hours, 1.5 times it beyond (exact: rates are multiples of 4 cents, hours of
-    half an hour); ``blind``: as the overtime misread (see :func:`_blinds`).
+    """A day's pay: the rate up to 8 hours, 1.5 times it beyond; ``blind``: as the overtime misread (see
+    :func:`_blinds`). Exact in whole cents on integers (Fractions made generation five times slower): rates
+    are multiples of 4 cents and hours of half an hour.
 
     >>> pay_cents(2000, 9.5)
     20500
     """
+    halves = round(2 * hours)
     if blind == "no_overtime":
-        return int(rate * Fraction(hours))
+        return rate * halves // 2
     if blind == "overtime_whole_day" and hours > REGULAR_HOURS:
-        return int(Fraction(3, 2) * rate * Fraction(hours))
-    regular = min(hours, REGULAR_HOURS)
-    return int(Fraction(rate) * Fraction(regular) + Fraction(3, 2) * rate * Fraction(max(hours - REGULAR_HOURS, 0)))
+        return 3 * rate * halves // 4
+    regular = min(halves, 2 * REGULAR_HOURS)
+    return rate * regular // 2 + 3 * rate * (halves - regular) // 4
 
 
 def _period(records: Records, day: str) -> dict[str, Any] | None:
