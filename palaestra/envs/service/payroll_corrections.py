@@ -1,23 +1,36 @@
 """Correct an employee's recorded hours, told over several turns, under a payroll policy with overtime pay.
 
 The episode's records are a payroll's employees (an hourly rate each), two-week pay periods (the current one
-open, earlier ones paid on a date) and the hours recorded per employee and day. A scripted employee
+open, earlier ones paid three days after they end) and the hours recorded per employee and day. A scripted employee
 (:class:`~palaestra.envs.service.common.ScriptedUser`) asks one correction per message ("on 2024-11-26 I
 worked 9.5 hours, not 7.5"); from level 2 one correction starts vague ("one of my days is wrong") and the
 employee's next message gives the day and hours; some ask for a colleague. The functions do what they are
 asked; the policy is the agent's:
 
 1. only the employee's own hours may be corrected;
-2. no day may be recorded with more than 12 hours;
-3. a day in the open period is corrected in place; a day in a period paid at most 30 days ago is left as
-   it is and the pay difference is added as an adjustment (negative when fewer hours were worked); a day in
-   a period paid longer ago is not corrected;
+2. from level 1, no day may be recorded with more than 12 hours;
+3. a day in the open period is corrected in place; a day in a paid period is left as it is and the pay
+   difference is added as an adjustment (negative when fewer hours were worked); from level 2, only for a
+   period paid at most 30 days ago, and a day in a period paid longer ago is not corrected;
 4. a day's pay is the rate for each hour up to 8, and 1.5 times the rate for each hour beyond 8.
 
 The answer is the total of the adjustments added in the conversation (dollars and cents, negative when it
 is); the final records (hours and adjustments) must be those the policy determines, and the employee must
-have been told each adjustment's reference. Corrections fall on both sides of the policy in most draws.
-The difficulty is twice the corrections plus the refused ones plus the overtime days plus the clauses in play.
+have been told each adjustment's reference. Requests are built on both sides of the policy (a tenth of the
+problems all allowed, a twenty-fifth all refused). In every mixed problem each misreading of a clause in play (see
+``_blinds``: a colleague's hours corrected, the limit ignored or 12 hours refused, the open period adjusted, paid
+days corrected in place or refused, the window ignored, ending a day early or counted from the day worked, overtime
+ignored, doubled or paid on the whole day, deductions refused or paid as a gain) changes what some request gets:
+each request is the one of a few drawn that exposes the most misreadings not yet exposed, a draw that leaves one
+unexposed is drawn again, and with the window in play a period is paid exactly 30 days ago. (v2 drew requests as
+they fell: on 40 seeds a level, refusing 12 hours solved 0.78-0.88 of levels 0-5, correcting a colleague's hours
+0.47-0.80, ignoring the limit 0.57-0.78, adjusting the open period 0.60-0.78, refusing deductions 0.40-0.80, overtime
+on the whole day 0.35-0.47, ending the window a day early 0.93-1.00 of levels 2-5, counting it from the day worked
+0.57-0.82, ignoring it 0.20-0.57; now each solves 0.00-0.12 of levels 1-6, the one-sided problems, and the colleague's
+0.23 of level 0, where it is the only refusal: 9 of the 40 draws fell all allowed.) Only counting 31 days as within
+the window stays unexposed: no period can be paid 31 days ago beside one paid 30 days ago.
+The difficulty is twice the corrections plus the refused ones plus the overtime days plus twice the clauses in play
+(the limit, the window) plus two for a vague one plus half the periods.
 """
 
 from __future__ import annotations
@@ -26,7 +39,6 @@ import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
-from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
@@ -47,6 +59,10 @@ from palaestra.generators.knowledge import NameForge
 TODAY = date(2024, 12, 9)
 PERIOD_DAYS, PAID_AFTER, ADJUST_DAYS, MAX_HOURS, REGULAR_HOURS = 14, 3, 30, 12, 8
 CLOSINGS = ("That's all, thanks.", "Nothing else, thank you.", "That was everything.")
+HOURS_ASKED = (5, 6.5, 7.5, 8, 8.5, 9, 9.5, 10, 11, 12, 12.5, 13)
+COLLEAGUE_SHARE = 0.15  # of the requests drawn, those for the colleague
+CANDIDATES = 30  # requests drawn to pick each one from
+ALL_CLAUSES = {"limit": True, "window": True}
 
 
 @register
@@ -55,24 +71,27 @@ class PayrollCorrections(ScriptedUser):
     family = "service"
     description = "Correct an employee's recorded hours, told over several turns, under a payroll policy (periods, adjustments, overtime)."
     tags = ("service", "multi-turn", "tools", "policy", "dialogue", "arithmetic", "agentic")
-    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
+    version = 3  # v3: every misreading of a clause in play changes the outcome of every mixed problem (v2: a
+    # twenty-fifth of the problems refuse every request; v1: a tenth)
     tool_names = ("find_employee", "get_day", "set_hours", "add_adjustment")
 
     @dataclass(frozen=True)
     class Config:
-        requests: tuple[int, int]
+        requests: tuple[int, int]  # enough for every misreading in play (see _blinds) to have a request exposing it
         periods: int  # pay periods on record (the open one and those paid before it)
+        limit: bool  # the 12-hour limit is in the policy
+        window: bool  # adjustments only for periods paid at most 30 days ago (5 periods or more: one is paid longer)
         vague: bool  # one correction starts vague; the next message gives the day
         slack: int
 
     presets = (
-        Config((2, 2), 2, False, 3),
-        Config((2, 3), 3, False, 3),
-        Config((3, 3), 4, True, 4),
-        Config((3, 4), 4, True, 4),
-        Config((4, 5), 5, True, 5),
+        Config((3, 4), 2, False, False, False, 3),
+        Config((4, 5), 3, True, False, False, 3),
+        Config((6, 6), 5, True, True, True, 4),
+        Config((6, 7), 5, True, True, True, 4),
+        Config((7, 8), 6, True, True, True, 5),
     )
-    growth = Growth(limits={"requests": (8, 12), "periods": 8, "slack": 10})
+    growth = Growth(limits={"requests": (12, 14), "periods": 8, "slack": 10})
 
     def functions(self) -> dict[str, Function]:
         return {
@@ -88,15 +107,19 @@ class PayrollCorrections(ScriptedUser):
         }
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        return retry(lambda: self._draw(rng, config), what="days for the corrections", attempts=60)
+        side = draw_side(rng)
+        return retry(lambda: self._draw(rng, config, side), what="days for the corrections", attempts=200)
 
-    def _draw(self, rng: random.Random, config: Config) -> Problem | None:
+    def _draw(self, rng: random.Random, config: Config, side: str) -> Problem | None:
         forge = NameForge(rng)
         people = [draw_person(forge, rng, "E", "payroll.example") for _ in range(2)]
         employees = {p["id"]: {**p, "rate_cents": rng.randint(450, 1200) * 4} for p in people}
         if len(employees) < 2:
             return None
-        open_start = TODAY - timedelta(days=rng.randint(2, PERIOD_DAYS - 1))
+        # with the window in play the open period starts so that the third one back is paid exactly ADJUST_DAYS
+        # ago: a request on it exposes reading "at most 30 days" as "less than 30" (and counting from the day worked)
+        opened = ADJUST_DAYS + PAID_AFTER - 2 * PERIOD_DAYS - 1 if config.window else rng.randint(2, PERIOD_DAYS - 1)
+        open_start = TODAY - timedelta(days=opened)
         periods = {}
         for back in range(config.periods):
             start = open_start - timedelta(days=PERIOD_DAYS * back)
@@ -112,24 +135,32 @@ class PayrollCorrections(ScriptedUser):
         records: Records = {"today": TODAY.isoformat(), "employees": employees, "periods": periods, "hours": hours,
                             "adjustments": {}, "next": 0}
         caller, colleague = people[0]["id"], people[1]["id"]
-        side = draw_side(rng)
-        count = rng.randint(*config.requests)
+        rules = {"limit": config.limit, "window": config.window}
+        undecided = set(_blinds(rules)) if side == "mixed" else set()
         requests: list[dict[str, Any]] = []
         used: set[str] = set()
-        for _ in range(count):
-            whose = colleague if rng.random() < 0.15 else caller
-            free = sorted(set(hours[whose]) - used)
-            if not free:
+        for _ in range(rng.randint(*config.requests)):
+            # the request among a few drawn that exposes the most misreadings not yet exposed, else one on the side
+            drawn = (_request(rng, hours, caller, colleague, used) for _ in range(CANDIDATES))
+            candidates = [c for c in drawn if c is not None]
+            if side != "mixed":
+                candidates = [c for c in candidates
+                              if (_correction(records, caller, c, rules) is None) == (side == "all refused")]
+            elif undecided:
+                exposed = [len(_decides(records, caller, c, rules, undecided)) for c in candidates]
+                candidates = [c for c, n in zip(candidates, exposed) if n == max(exposed)]
+            if not candidates:
                 return None
-            date = rng.choice(free)
-            used.add(date)
-            old = hours[whose][date]
-            new = rng.choice([h for h in (5, 6.5, 7.5, 8, 8.5, 9, 9.5, 10, 11, 12, 12.5, 13) if h != old])
-            requests.append({"employee": whose, "day": date, "hours": new})
-        results = _serve(records, caller, requests)[1]
-        served = [r is not None for r in results]
-        if (side == "mixed") != (len(set(served)) == 2) or (side != "mixed" and served[0] != (side == "all allowed")):
+            request = candidates[0]
+            undecided -= _decides(records, caller, request, rules, undecided)
+            used.add(request["day"])
+            requests.append(request)
+        rng.shuffle(requests)  # those that expose the most were drawn first
+        # requests fall on distinct days, so a misreading that changes one request's result changes the outcome
+        results = _serve(records, caller, requests, rules)[1]
+        if undecided or (side == "mixed") != (len({r is not None for r in results}) == 2):
             return None
+        count = len(requests)
         vague = rng.randrange(count) if config.vague else None
         user = []
         for index, request in enumerate(requests):
@@ -145,18 +176,8 @@ class PayrollCorrections(ScriptedUser):
         user.append(rng.choice(CLOSINGS))
         user[0] = f"Hi, this is {employees[caller]['name']} ({employees[caller]['email']}). {user[0]}"
         budget = 2 + 3 * count + config.slack
-        rules = [
-            "1. Correct only the caller's own hours, never a colleague's.",
-            f"2. No day may be recorded with more than {MAX_HOURS} hours; refuse such a correction.",
-            f"3. A day in the open pay period is corrected in place. For a day in a period paid at most {ADJUST_DAYS} "
-            "days ago, leave the recorded hours as they are and add the pay difference as an adjustment (negative "
-            "when fewer hours were worked). A day in a period paid longer ago is not corrected.",
-            f"4. A day's pay is the hourly rate for each hour up to {REGULAR_HOURS}, and 1.5 times the rate for each "
-            f"hour beyond {REGULAR_HOURS}.",
-            "5. Tell the caller the reference of every adjustment you add.",
-        ]
         prompt = (
-            f"You are a payroll assistant. Today is {TODAY.isoformat()}. Payroll policy:\n" + "\n".join(rules)
+            f"You are a payroll assistant. Today is {TODAY.isoformat()}. Payroll policy:\n{_policy(rules)}"
             + "\n\nThe caller will tell you what to correct over several messages: a reply to them without a tool call "
             "is a message they answer, until they have nothing more to ask. Carry out what the policy allows, refuse "
             "the rest, and do nothing they did not ask for. When they have nothing more to ask, give your final "
@@ -164,22 +185,23 @@ class PayrollCorrections(ScriptedUser):
             f"<answer>$12.34</answer> (<answer>$0.00</answer> if none).\n\nCaller: {user[0]}\n\n"
             + self.tools_prompt(budget)
         )
-        data = {"records": records, "caller": caller, "requests": requests, "vague": vague, "user": user,
-                "budget": budget}
+        data = {"records": records, "caller": caller, "requests": requests, "rules": rules, "vague": vague,
+                "user": user, "budget": budget}
         return Problem(prompt=prompt, answer=dollars(sum(r[1] for r in results if r is not None and r[0] == "adjust")),
                        data=data)
 
     def expected_records(self, problem: Problem) -> Records:
-        return _serve(problem.data["records"], problem.data["caller"], problem.data["requests"])[0]
+        data = problem.data
+        return _serve(data["records"], data["caller"], data["requests"], data["rules"])[0]
 
     def required_facts(self, problem: Problem) -> dict[str, str]:
         return {f"the adjustment reference {ref}": ref for ref in self.expected_records(problem)["adjustments"]}
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
-        results = _serve(data["records"], data["caller"], data["requests"])[1]
+        results = _serve(data["records"], data["caller"], data["requests"], data["rules"])[1]
         overtime = sum(r["hours"] > REGULAR_HOURS for r in data["requests"])
-        return (2 * len(results) + sum(r is None for r in results) + overtime
+        return (2 * len(results) + sum(r is None for r in results) + overtime + 2 * sum(data["rules"].values())
                 + 2 * (data["vague"] is not None) + len(data["records"]["periods"]) / 2)
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
@@ -200,7 +222,7 @@ class PayrollCorrections(ScriptedUser):
         records = data["records"]
         caller = records["employees"][data["caller"]]
         replies = [call("find_employee", email=caller["email"])]
-        results = _serve(records, data["caller"], data["requests"])[1]
+        results = _serve(records, data["caller"], data["requests"], data["rules"])[1]
         adjustments = 0
         for index, (request, result) in enumerate(zip(data["requests"], results)):
             if index == data["vague"]:
@@ -224,43 +246,107 @@ def _hours(value: float) -> str:
     return f"{value:g}"
 
 
-def pay_cents(rate: int, hours: float) -> int:
-    """A day's pay: the rate up to 8 hours, 1.5 times it beyond (exact: rates are multiples of 4 cents, hours of
-    half an hour).
+def _policy(rules: dict[str, bool]) -> str:
+    clauses = ["Correct only the caller's own hours, never a colleague's."]
+    if rules["limit"]:
+        clauses.append(f"No day may be recorded with more than {MAX_HOURS} hours; refuse such a correction.")
+    paid = f"a period paid at most {ADJUST_DAYS} days ago" if rules["window"] else "a paid period"
+    clauses.append(f"A day in the open pay period is corrected in place. For a day in {paid}, leave the recorded "
+                   "hours as they are and add the pay difference as an adjustment (negative when fewer hours were "
+                   "worked)." + (" A day in a period paid longer ago is not corrected." if rules["window"] else ""))
+    clauses += [f"A day's pay is the hourly rate for each hour up to {REGULAR_HOURS}, and 1.5 times the rate for "
+                f"each hour beyond {REGULAR_HOURS}.", "Tell the caller the reference of every adjustment you add."]
+    return "\n".join(f"{n}. {clause}" for n, clause in enumerate(clauses, 1))
+
+
+def _request(rng: random.Random, hours: dict[str, dict[str, float]], caller: str, colleague: str,
+             used: set[str]) -> dict[str, Any] | None:
+    """A correction of a day not yet asked about (its hours other than those recorded), mostly the caller's; None
+    when the employee drawn has no such day."""
+    whose = colleague if rng.random() < COLLEAGUE_SHARE else caller
+    free = [d for d in hours[whose] if d not in used]
+    if not free:
+        return None
+    day = rng.choice(free)
+    new = rng.choice([h for h in HOURS_ASKED if h != hours[whose][day]])
+    return {"employee": whose, "day": day, "hours": new}
+
+
+def pay_cents(rate: int, hours: float, blind: str | None = None) -> int:
+    """A day's pay: the rate up to 8 hours, 1.5 times it beyond; ``blind``: as the overtime misread (see
+    :func:`_blinds`). Exact in whole cents on integers (Fractions made generation five times slower): rates
+    are multiples of 4 cents and hours of half an hour.
 
     >>> pay_cents(2000, 9.5)
     20500
     """
-    regular = min(hours, REGULAR_HOURS)
-    return int(Fraction(rate) * Fraction(regular) + Fraction(3, 2) * rate * Fraction(max(hours - REGULAR_HOURS, 0)))
+    halves = round(2 * hours)
+    if blind == "no_overtime":
+        return rate * halves // 2
+    if blind == "overtime_whole_day" and hours > REGULAR_HOURS:
+        return 3 * rate * halves // 4
+    regular = min(halves, 2 * REGULAR_HOURS)
+    return rate * regular // 2 + 3 * rate * (halves - regular) // 4
 
 
 def _period(records: Records, day: str) -> dict[str, Any] | None:
     return next((p for p in records["periods"].values() if p["start"] <= day <= p["end"]), None)
 
 
-def _correction(records: Records, caller: str, request: dict[str, Any]) -> tuple[str, int] | None:
-    """``("set", 0)`` for a correction in place, ``("adjust", cents)`` for an adjustment, None when refused."""
-    if request["employee"] != caller or request["hours"] > MAX_HOURS:
+def _blinds(rules: dict[str, bool]) -> tuple[str, ...]:
+    """The misreadings of the policy that a request can expose, each named as :func:`_correction` reads ``blind``:
+    a colleague's hours corrected, the open period adjusted, paid days corrected in place, no overtime, overtime on
+    the whole day, deductions refused; the limit ignored or 12 hours refused; the window ignored, ending the day
+    before its last, or counted from the day worked. A request exposing some exposes the rest of the module
+    docstring's list: paid days refused (as in place), double overtime (as none), deductions paid as a gain (as
+    refused)."""
+    return (("colleague", "open_adjusted", "paid_in_place", "no_overtime", "overtime_whole_day", "no_deduction")
+            + (("no_limit", "limit_at_12") if rules["limit"] else ())
+            + (("no_window", "window_before", "window_from_day") if rules["window"] else ()))
+
+
+def _correction(records: Records, caller: str, request: dict[str, Any], rules: dict[str, bool] = ALL_CLAUSES,
+                blind: str | None = None) -> tuple[str, int] | None:
+    """``("set", 0)`` for a correction in place, ``("adjust", cents)`` for an adjustment, None when refused, under
+    the clauses ``rules`` puts in play (all by default, as at the top levels; ``blind``: by the policy misread that
+    way, see :func:`_blinds`)."""
+    employee, day, hours = request["employee"], request["day"], request["hours"]
+    if employee != caller and blind != "colleague":
         return None
-    period = _period(records, request["day"])
+    if rules["limit"] and ((hours > MAX_HOURS and blind != "no_limit")
+                           or (hours == MAX_HOURS and blind == "limit_at_12")):
+        return None
+    period = _period(records, day)
     if period is None:
         return None
+    rate = records["employees"][employee]["rate_cents"]
+    amount = pay_cents(rate, hours, blind) - pay_cents(rate, records["hours"][employee][day], blind)
     if period["paid"] is None:
+        return ("adjust", amount) if blind == "open_adjusted" else ("set", 0)
+    if rules["window"] and blind != "no_window":
+        since = (TODAY - date.fromisoformat(day if blind == "window_from_day" else period["paid"])).days
+        if since > ADJUST_DAYS or (since == ADJUST_DAYS and blind == "window_before"):
+            return None
+    if blind == "paid_in_place":
         return "set", 0
-    if (TODAY - date.fromisoformat(period["paid"])).days > ADJUST_DAYS:
+    if amount < 0 and blind == "no_deduction":
         return None
-    rate = records["employees"][caller]["rate_cents"]
-    old = records["hours"][caller][request["day"]]
-    return "adjust", pay_cents(rate, request["hours"]) - pay_cents(rate, old)
+    return "adjust", amount
 
 
-def _serve(initial: Records, caller: str, requests: list[dict[str, Any]]
+def _decides(records: Records, caller: str, request: dict[str, Any], rules: dict[str, bool],
+             blinds: set[str]) -> set[str]:
+    """The misreadings among ``blinds`` that would change what ``request`` gets on ``records``."""
+    result = _correction(records, caller, request, rules)
+    return {blind for blind in blinds if _correction(records, caller, request, rules, blind) != result}
+
+
+def _serve(initial: Records, caller: str, requests: list[dict[str, Any]], rules: dict[str, bool]
            ) -> tuple[Records, list[tuple[str, int] | None]]:
     records = copy.deepcopy(initial)
     results = []
     for request in requests:
-        result = _correction(records, caller, request)
+        result = _correction(records, caller, request, rules)
         results.append(result)
         if result is not None and result[0] == "set":
             _set_hours(records, {"employee_id": caller, "day": request["day"], "hours": request["hours"]})
