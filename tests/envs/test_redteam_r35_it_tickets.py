@@ -3,10 +3,10 @@
 Version 2 drew requests as they fell: on 40 seeds a level, a policy following the whole policy but one clause solved
 0.50-0.88 of levels 0-5 without the colleague clause, 0.82-0.97 raising any ticket to priority 1, 0.55-0.88 moving to
 any team, 0.78-0.95 reopening at any age, 0.50-0.82 always opening a ticket, 0.55-0.70 blind to the VIP exception,
-and one taking day 7 as too late 0.75-0.95. Version 3 gives every clause in play a request it alone decides (and
-the VIP exception, which a single employee could test only one way, is a ticket's "blocks a whole team" now): the
-policies blind to one clause solve 0.00-0.15 a level, the one-sided problems (a tenth all allowed, a twenty-fifth
-all refused) and little more.
+and one taking day 7 as too late 0.75-0.95. Version 3 gives every clause in play a request it alone decides, both
+ways (refusing every priority, move or create fails too), and the VIP exception, which a single employee could test
+only one way, is a ticket's "blocks a whole team" now: the misreading policies solve 0.00-0.12 a level (40 seeds),
+the one-sided problems (a tenth all allowed, a twenty-fifth all refused) and little more.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from palaestra.envs.service.common import call
 
 TICKETS = make_source("service/it_tickets")
 # blind clause (as it._allowed reads it) -> the first level where it is in play
-BLINDS = {"own": 0, "priority": 0, "reopen": 0, "edge": 0, "team": 1, "blocking": 2, "create": 2}
+BLINDS = {"own": 0, "priority": 0, "no_priority": 0, "reopen": 1, "edge": 1, "team": 2, "no_move": 2, "blocking": 3,
+          "create": 3, "no_create": 3}
 
 
 def _policy(problem: Any, blind: str | None) -> list[str]:
@@ -59,8 +60,9 @@ def test_the_reference_plan_solves_every_level(level: int) -> None:
 
 
 def test_a_level_states_only_the_clauses_of_its_kinds_of_request() -> None:
-    first, second = TICKETS.sample(0, 1), TICKETS.sample(2, 1)
-    assert "Move a ticket only" not in first.prompt and "Open a new ticket only" not in first.prompt
-    assert "block a whole team" not in first.prompt and "block a whole team" in second.prompt
-    assert {r["kind"] for r in first.data["requests"]} <= {"priority", "reopen"}
-    assert "5. Open a new ticket" in second.prompt
+    first, third, fourth = TICKETS.sample(0, 1), TICKETS.sample(2, 1), TICKETS.sample(3, 1)
+    assert "2. Priority 1 is only for network tickets." in first.prompt and "3. " not in first.prompt
+    assert {r["kind"] for r in first.data["requests"]} == {"priority"}
+    assert "Move a ticket only" in third.prompt and "Open a new ticket only" not in third.prompt
+    assert "block a whole team" not in third.prompt and "block a whole team" in fourth.prompt
+    assert "5. Open a new ticket only" in fourth.prompt

@@ -1,17 +1,17 @@
 """Serve an employee's IT-ticket requests, stated over several turns, under a stated help-desk policy.
 
 The episode's records are a help desk's employees and tickets (reporter, what it is about, category, priority
-1-4, the team handling it, open or closed on a date, from level 2 whether it blocks a whole team). A scripted
+1-4, the team handling it, open or closed on a date, from level 3 whether it blocks a whole team). A scripted
 employee (:class:`~palaestra.envs.service.common.ScriptedUser`) states one request per message: raise a ticket to
-priority 1, reopen a closed ticket, from level 1 move a ticket to another team, from level 2 open a new ticket
-for a problem they describe; from level 2 one request names a ticket ambiguously ("my printer ticket" when they
-have two) and the employee's next message says which one they mean. The functions do what they are asked; the
+priority 1, from level 1 reopen a closed ticket, from level 2 move a ticket to another team, from level 3 open a
+new ticket for a problem they describe; from level 2 one request names a ticket ambiguously ("my printer ticket"
+when they have two) and the employee's next message says which one they mean. The functions do what they are asked; the
 policy is the agent's to follow (each level states the clauses of its kinds of request):
 
 1. only tickets the employee reported may be changed (a colleague's ticket never);
 2. each category is handled by one team (network: netops, hardware: desk, accounts: identity, software:
    apps); a ticket may be moved only to its category's team;
-3. priority 1 is for network tickets only (from level 2: also for a ticket that blocks a whole team);
+3. priority 1 is for network tickets only (from level 3: also for a ticket that blocks a whole team);
 4. a closed ticket may be reopened up to 7 days after it was closed (day 7 included);
 5. a new ticket is opened only when the employee has no open ticket of that category (counting tickets
    reopened earlier in the conversation); otherwise the employee is told that open ticket's id.
@@ -19,11 +19,12 @@ policy is the agent's to follow (each level states the clauses of its kinds of r
 The answer is the set of request numbers carried out; the final records must be those the policy determines,
 and the employee must have been told the id of a ticket opened for them (or of the open ticket that stood in
 the way). A tenth of the problems allow every request and a twenty-fifth refuse every one; in the rest, every
-clause in play decides a request of its own (a colleague's ticket that would fit otherwise, a non-network
-ticket raised to priority 1, one that blocks a team, a move to the wrong team, a reopen on day 8 and one on day
-7, a second open ticket of a category), and a draw that the policy without some clause would serve alike is drawn
-again. (v2 drew requests as they fell: on 40 seeds a level, a policy blind to one clause solved 0.50-0.97 of
-levels 0-5, one taking day 7 as too late 0.75-0.95; now 0.00-0.15.) The difficulty is twice the requests plus
+clause in play decides a request of its own both ways (:func:`_blinds`): a colleague's ticket that would fit
+otherwise, priority 1 for a non-network ticket and for a network one (or, from level 3, one that blocks a team),
+moves to the wrong team and to the right one, reopens on day 8 and on day 7, a create with an open ticket of the
+category and one with only a closed one; a draw that a misreading would serve alike is drawn again. (v2 drew
+requests as they fell: on 40 seeds a level, a policy blind to one clause solved 0.50-0.97 of levels 0-5, one taking
+day 7 as too late 0.75-0.95; now 0.00-0.12: the one-sided problems.) The difficulty is twice the requests plus
 the refused ones plus half the tickets plus twice the kinds of request, the blocking exception and the
 ambiguous request.
 """
@@ -57,7 +58,8 @@ TROUBLES = {
 }
 CLOSINGS = ("That's all, thanks.", "Nothing else, thank you.", "That was everything, thanks!")
 KINDS = ("priority", "move", "reopen", "create")
-ALLOWING = frozenset({"blocking", "edge"})  # the clauses (see _blinds) whose deciding request is an allowed one
+# the misreadings (see _blinds) whose deciding request is an allowed one
+ALLOWING = frozenset({"blocking", "no_priority", "no_move", "edge", "no_create"})
 EXAMPLE = "<answer>1, 3</answer>"  # fixed placeholder
 
 
@@ -80,13 +82,13 @@ class ItTickets(ScriptedUser, RequestsServed):
         slack: int
 
     presets = (
-        Config((4, 4), (0, 1), ("priority", "reopen"), False, False, 3),
-        Config((5, 5), (1, 2), ("priority", "move", "reopen"), False, False, 3),
-        Config((7, 7), (1, 3), KINDS, True, True, 4),
-        Config((8, 8), (2, 4), KINDS, True, True, 4),
-        Config((9, 9), (3, 5), KINDS, True, True, 5),
+        Config((3, 3), (0, 1), ("priority",), False, False, 3),
+        Config((5, 5), (1, 2), ("priority", "reopen"), False, False, 3),
+        Config((7, 7), (1, 3), ("priority", "move", "reopen"), False, True, 4),
+        Config((9, 9), (2, 4), KINDS, True, True, 4),
+        Config((10, 10), (3, 5), KINDS, True, True, 5),
     )
-    growth = Growth(limits={"requests": (12, 14), "tickets": (10, 14), "slack": 10})
+    growth = Growth(limits={"requests": (14, 16), "tickets": (10, 14), "slack": 10})
 
     def functions(self) -> dict[str, Function]:
         return {
@@ -129,16 +131,14 @@ class ItTickets(ScriptedUser, RequestsServed):
 
         side = draw_side(rng)
         blinds = _blinds(config.kinds, config.blocking_rule) if side == "mixed" else ()
-        # each clause in play decides a request of its own (the blocking exception and the 7th day an allowed one,
-        # the rest a refusal)
-        refusing = sum(blind not in ALLOWING for blind in blinds)
-        count = max(rng.randint(*config.requests), refusing + 1)
+        # each misreading in play decides a request of its own (an allowed one where it refuses too much), but the
+        # request that tests the blocking exception also shows that priority 1 is granted at all
+        deciding = [blind for blind in blinds if not (blind == "no_priority" and "blocking" in blinds)]
+        count = max(rng.randint(*config.requests), len(deciding))
         fillers = [side == "all allowed" or (side == "mixed" and rng.random() < 0.5)
-                   for _ in range(count - len(blinds))]
-        if blinds and not ALLOWING & set(blinds) and fillers and not any(fillers):
-            fillers[rng.randrange(len(fillers))] = True
+                   for _ in range(count - len(deciding))]
         plans: list[tuple[str, bool, str | None]] = [(_kind_for(rng, blind, config.kinds), blind in ALLOWING, blind)
-                                                     for blind in blinds]
+                                                     for blind in deciding]
         for allowed in fillers:  # at most two creates: the other requests need categories of their own
             creates = sum(kind == "create" for kind, _, _ in plans)
             plans.append((rng.choice([kind for kind in config.kinds if kind != "create" or creates < 2]), allowed,
@@ -230,6 +230,8 @@ class ItTickets(ScriptedUser, RequestsServed):
             trouble = rng.choice(TROUBLES[category])
             if not allowed:
                 ticket(own, category, "open", trouble[0])
+            elif reason == "no_create":  # and a closed one of the category, which does not stand in the way
+                ticket(own, category, "closed", trouble[0])
             return {"kind": "create", "category": category, "trouble": trouble[1], "own": True}
         if reason is None:
             mine = allowed or rng.random() < 0.6
@@ -310,12 +312,13 @@ def _ask(records: Records, request: dict[str, Any], ambiguous: bool) -> str:
 
 
 def _blinds(kinds: tuple[str, ...], blocking_rule: bool) -> tuple[str, ...]:
-    """The clauses in play that a policy might leave out, named as :func:`_allowed` reads ``blind``: ``own``
-    (a colleague's ticket), ``priority`` (priority 1 for network tickets only), ``blocking`` (its exception for a
-    ticket that blocks a team), ``team``, ``reopen`` (the 7 days; ``edge``: the 7th day excluded) and ``create``
-    (an open ticket of the category)."""
-    clauses = {"priority": ("priority", "blocking") if blocking_rule else ("priority",), "move": ("team",),
-               "reopen": ("reopen", "edge"), "create": ("create",)}
+    """The misreadings of the clauses in play, named as :func:`_allowed` reads ``blind``: a clause left out,
+    ``own`` (a colleague's ticket), ``priority`` (priority 1 for network tickets only), ``blocking`` (its exception
+    for a ticket that blocks a team), ``team``, ``reopen`` (the 7 days) and ``create`` (an open ticket of the
+    category); or read as refusing too much: ``no_priority``, ``no_move`` and ``no_create`` (every such request),
+    ``edge`` (the 7th day excluded)."""
+    clauses = {"priority": ("priority", "no_priority", *(("blocking",) if blocking_rule else ())),
+               "move": ("team", "no_move"), "reopen": ("reopen", "edge"), "create": ("create", "no_create")}
     return ("own", *(clause for kind in kinds for clause in clauses[kind]))
 
 
@@ -323,8 +326,8 @@ def _kind_for(rng: random.Random, blind: str, kinds: tuple[str, ...]) -> str:
     """The kind of a request that ``blind``'s clause decides (any kind but a create for a colleague's ticket)."""
     if blind == "own":
         return rng.choice([kind for kind in kinds if kind != "create"])
-    return {"priority": "priority", "blocking": "priority", "team": "move", "reopen": "reopen", "edge": "reopen",
-            "create": "create"}[blind]
+    return {"priority": "priority", "no_priority": "priority", "blocking": "priority", "team": "move",
+            "no_move": "move", "reopen": "reopen", "edge": "reopen", "create": "create", "no_create": "create"}[blind]
 
 
 def _allowed(records: Records, employee: str, request: dict[str, Any], blocking_rule: bool,
@@ -336,9 +339,13 @@ def _allowed(records: Records, employee: str, request: dict[str, Any], blocking_
                      and t["category"] == request["category"] and t["status"] == "open"]
         if open_ones and blind != "create":
             return False, f"You already have an open ticket for that: {open_ones[0]}."
+        if blind == "no_create":
+            return False, ""
         return True, f"I opened ticket T{100 + records['next']} for you."
     ticket = records["tickets"][request["ticket"]]
     if ticket["reporter"] != employee and blind != "own":
+        return False, ""
+    if blind == f"no_{request['kind']}":  # a misreading that refuses every such request
         return False, ""
     if request["kind"] == "priority":
         blocking = bool(blocking_rule and ticket["blocking"]) and blind != "blocking"
