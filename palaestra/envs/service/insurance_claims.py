@@ -16,8 +16,21 @@ what they are asked (``file_claim`` records whatever payout the agent enters); t
 
 The answer is the total payout of the claims filed in the conversation; the final records (claims and amounts
 paid per policy) must be those the rules determine, and the policyholder must have been told every new claim's
-number. Incidents fall on both sides of the rules in most draws. The difficulty is twice the incidents plus
-the refused ones plus the policies plus the clauses in play.
+number. Incidents fall on both sides of the rules (a tenth of problems all filed, a twenty-fifth all refused), with
+near misses: an incident on the first or last day of cover or a day outside it, 30 or 31 days ago, costing less than
+the deductible or more than the limit has left. One policy began and one lapsed in the last thirty days. In every
+mixed problem each part of the rules decides an incident on its own (see ``_blinds``: the other holder's policy, the
+coverage period and each of its ends, the filing window and its 30th day, the deductible, the cap, the limit net of
+what was paid this year and in the conversation, the claim that pays nothing, the police report): a refused incident
+is drawn for each refusing rule and four filed ones, each aimed at a part not yet decided, and a draw the rules
+without some part would serve alike is drawn again; a one-sided problem has an incident for each part its side can
+decide (all refused: each refusing rule, a day outside the cover, day 31; all filed: each end of a cover, day 30, the
+cap, a theft's report). (v2 drew incidents as they fell: on 40 seeds a level, a policy ignoring the coverage period
+or excluding one of its end days solved 1.00 of levels 0-5, the other holder's policy 0.82-0.97, the filing window
+0.40-0.70 or its 30th day 0.93-1.00, the cap 0.55-0.82, the limit net of this conversation's claims 0.78-1.00, filing
+$0.00 claims 0.55-0.82, the police report 0.72-0.93; now 0.00-0.17, the share of problems on the other side of the
+rules.) Generation: about 6-14 ms CPU a problem at levels 0-7. The difficulty is twice the incidents plus the refused ones plus half the policies plus two with the
+theft rule.
 """
 
 from __future__ import annotations
@@ -57,8 +70,9 @@ ONE_DAY = timedelta(days=1)
 REFUSING = ("holder", "coverage", "window", "file_zero", "theft")
 # the parts of the rules (see ``_blinds``) in the order a mixed problem's incidents are drawn for them: the refusing
 # rules, then those few incidents decide
-ORDER = REFUSING + ("coverage_open", "cap_initial", "theft_never", "window_29", "coverage_wide", "window_31",
-                    "report_unrecorded", "cap_limit", "cap_first", "no_cap", "no_deductible")
+ORDER = REFUSING + ("start_open", "end_open", "theft_never", "window_29", "coverage_wide", "window_31",
+                    "report_unrecorded", "cap_limit", "cap_first", "no_cap", "cap_initial", "no_deductible")
+EDGES = (None, "coverage", "start_open", "end_open", "coverage_wide")  # the aims drawn at a coverage period's ends
 REFUSED = REFUSING + ("coverage_wide", "window_31")  # the parts of the rules that only a refused incident decides
 OPTIONS = 24  # incidents drawn for each of a problem's messages, of which one that decides an undecided rule is kept
 
@@ -80,15 +94,15 @@ class InsuranceClaims(ScriptedUser):
         theft_rule: bool
         slack: int
 
-    # a mixed problem has a refused incident for each refusing rule and three filed ones (see ``_draw``)
+    # a mixed problem has a refused incident for each refusing rule and four filed ones (see ``_draw``)
     presets = (
-        Config((7, 7), (1, 2), False, 3),
-        Config((7, 8), (2, 3), False, 3),
-        Config((8, 8), (2, 3), True, 4),
-        Config((8, 9), (3, 4), True, 4),
-        Config((9, 10), (3, 5), True, 5),
+        Config((8, 8), (1, 2), False, 3),
+        Config((8, 9), (2, 3), False, 3),
+        Config((9, 9), (2, 3), True, 4),
+        Config((9, 10), (3, 4), True, 4),
+        Config((10, 11), (3, 5), True, 5),
     )
-    growth = Growth(limits={"incidents": (12, 16), "policies": (8, 10), "slack": 10})
+    growth = Growth(limits={"incidents": (14, 18), "policies": (8, 10), "slack": 10})
 
     def functions(self) -> dict[str, Function]:
         return {
@@ -116,14 +130,14 @@ class InsuranceClaims(ScriptedUser):
                             "policies": {}, "claims": {}, "next": 0}
         numbers = iter(rng.sample(range(100_000, 999_999), 20))
 
-        def policy(owner: str, kind: str, edge: bool = False) -> str:
+        def policy(owner: str, kind: str, edge: str = "") -> str:
             pid = f"{kind[0].upper()}{next(numbers)}"
             start = TODAY - timedelta(days=rng.randint(40, 300))
             end = TODAY + timedelta(days=rng.randint(-30, 200))
-            if edge and rng.random() < 0.5:  # began within the filing window: a year's cover from then
+            if edge == "began":  # within the filing window: a year's cover from then
                 start = TODAY - timedelta(days=rng.randint(1, FILING_DAYS - 1))
                 end = start + timedelta(days=364)
-            elif edge:  # lapsed within the filing window
+            elif edge == "lapsed":  # within the filing window
                 end = TODAY - timedelta(days=rng.randint(1, FILING_DAYS - 1))
             limit = rng.randint(20, 80) * 10_000
             records["policies"][pid] = {
@@ -132,19 +146,23 @@ class InsuranceClaims(ScriptedUser):
                 "paid_cents": rng.randint(0, limit // 100_000) * 50_000}
             return pid
 
-        # the first policy began or lapsed in the last thirty days, for the coverage period to decide a claim
-        edge, *_ = [policy(holder["id"], kind, edge=n == 0) for n, kind in enumerate(rng.sample(sorted(INCIDENTS), 3))]
+        # one policy began and one lapsed in the last thirty days, for each end of the coverage period to decide a claim
+        began, lapsed, _ = [policy(holder["id"], kind, edge) for kind, edge in
+                            zip(rng.sample(sorted(INCIDENTS), 3), ("began", "lapsed", ""))]
         for _ in range(rng.randint(*config.policies) - 1):
             policy(holder["id"], rng.choice(sorted(INCIDENTS)))
         relatives = policy(relative["id"], rng.choice(sorted(INCIDENTS)))
-        blinds = _blinds(config.theft_rule) if side == "mixed" else ()
+        # the parts of the rules that an incident on the problem's side can decide: in a one-sided problem, the
+        # near misses on that side (the limit net of this conversation's claims needs a claim to use it up first)
+        blinds = [b for b in _blinds(config.theft_rule) if side == "mixed"
+                  or ((b in REFUSED) == (side == "all refused") and b != "cap_initial")]
         refusing = [b for b in REFUSING if b in blinds]
-        count = max(rng.randint(*config.incidents), len(refusing) + 3 if blinds else 0)
+        count = max(rng.randint(*config.incidents), len(refusing) + 4 if side == "mixed" else 0)
         sides = draw_sides(rng, count, side)
         if sides is None:
             return None
-        if blinds:  # a refused incident for each refusing rule, and three filed ones for the payout rules
-            sides = [False] * len(refusing) + [True] * 3 + sides[len(refusing) + 3:]
+        if side == "mixed":  # a refused incident for each refusing rule, and four filed ones for the coverage and payout rules
+            sides = [False] * len(refusing) + [True] * 4 + sides[len(refusing) + 4:]
             rng.shuffle(sides)
         world = copy.deepcopy(records)
         incidents: list[dict[str, Any]] = []
@@ -152,14 +170,16 @@ class InsuranceClaims(ScriptedUser):
         for filed in sides:
             # each incident is aimed at the first part of the rules in ORDER not yet decided that an incident on its
             # side can decide (or the next, should none of the incidents drawn decide it); of those that decide it,
-            # one that decides the most parts is kept
-            # (the first policy is kept for the coverage rule: a claim over its limit would leave nothing to refuse)
-            others = [pid for pid in records["policies"] if pid != edge]
-            claimed = [i["policy"] for i in incidents if i["policy"] not in (edge, relatives)]
-            pools = {"holder": [relatives], "coverage": [edge], "coverage_open": [edge], "coverage_wide": [edge],
-                     "cap_initial": claimed, "file_zero": claimed}
-            for aim in [b for b in ORDER if b in undecided and (b in REFUSED) != filed or b == "cap_initial"] + [None]:
-                pool = pools.get(aim or "") or others
+            # one that decides the most parts is kept. The policies that began or lapsed are kept for the coverage
+            # rule (a claim over their limit would leave nothing to refuse); a policy claimed on earlier is where the
+            # limit net of this conversation's claims, or one used up, decides
+            others = [pid for pid in records["policies"] if pid not in (began, lapsed)]
+            claimed = [i["policy"] for i in incidents if i["policy"] in others and i["policy"] != relatives]
+            pools = {"holder": [relatives], "coverage": [began, lapsed], "start_open": [began], "end_open": [lapsed],
+                     "coverage_wide": [began, lapsed], "cap_initial": claimed, "file_zero": claimed}
+            aims = [b for b in ORDER if b in undecided and ((b in REFUSED) != filed or b == "cap_initial")]
+            for aim in [*aims, None]:
+                pool = pools.get(aim or "") or (others if aim else list(records["policies"]))
                 options = [o for o in (_incident(world, rng, pool, aim, config.theft_rule) for _ in range(OPTIONS))
                            if (_payout(world, o, config.theft_rule, start=records) is not None) == filed]
                 decided = [(o, _decides(world, records, o, config.theft_rule) & undecided) for o in options]
@@ -261,13 +281,14 @@ class InsuranceClaims(ScriptedUser):
 
 def _blinds(theft_rule: bool) -> tuple[str, ...]:
     """The parts of the rules a policy might leave out or misread, each named as :func:`_payout` reads ``blind``:
-    another holder's policy (``holder``); the coverage period ignored, its ends excluded (``coverage_open``) or a
-    day wider at each end (``coverage_wide``); the filing window ignored, 29 days or 31 days; the payout without
-    the deductible, without the cap, with the cap taken before the deductible (``cap_first``), against the whole
-    limit (``cap_limit``) or against what was paid before the conversation (``cap_initial``); a claim that pays
-    nothing filed at $0.00 (``file_zero``); and from level 2 a theft filed without a police report (``theft``), no
-    theft filed (``theft_never``), or the report number not recorded (``report_unrecorded``)."""
-    return (("holder", "coverage", "coverage_open", "coverage_wide", "window", "window_29", "window_31",
+    another holder's policy (``holder``); the coverage period ignored, its start or its end day excluded
+    (``start_open``, ``end_open``) or a day wider at each end (``coverage_wide``); the filing window ignored, 29
+    days or 31 days; the payout without the deductible, without the cap, with the cap taken before the deductible
+    (``cap_first``), against the whole limit (``cap_limit``) or against what was paid before the conversation
+    (``cap_initial``); a claim that pays nothing filed at $0.00 (``file_zero``); and from level 2 a theft filed
+    without a police report (``theft``), no theft filed (``theft_never``), or the report number not recorded
+    (``report_unrecorded``)."""
+    return (("holder", "coverage", "start_open", "end_open", "coverage_wide", "window", "window_29", "window_31",
              "no_deductible", "no_cap", "cap_first", "cap_limit", "cap_initial", "file_zero")
             + (("theft", "theft_never", "report_unrecorded") if theft_rule else ()))
 
@@ -281,7 +302,7 @@ def _incident(records: Records, rng: random.Random, pool: list[str], aim: str | 
     terms = records["policies"][pid]
     first, last = date.fromisoformat(terms["start"]), date.fromisoformat(terms["end"])
     days = [TODAY - timedelta(days=rng.randint(0, 45))]
-    if aim is None or aim.startswith("coverage"):
+    if aim in EDGES:
         days += [first - ONE_DAY, first, last, last + ONE_DAY]
     if aim is None or aim.startswith("window"):
         days += [TODAY - FILING_DAYS * ONE_DAY, TODAY - (FILING_DAYS + 1) * ONE_DAY]
@@ -289,14 +310,16 @@ def _incident(records: Records, rng: random.Random, pool: list[str], aim: str | 
     deductible, left = terms["deductible_cents"], max(terms["limit_cents"] - terms["paid_cents"], 0)
     over = deductible + left + rng.randint(1, 300) * 1_000  # over what is left of the yearly limit
     under = deductible - rng.randint(1, deductible // 1_000 - 1) * 1_000
-    if aim is not None and aim.startswith("coverage"):  # half the limit left is kept for the other coverage incidents
-        cost = deductible + rng.randint(1, min(400, left // 2_000)) * 1_000
+    if aim in EDGES[1:]:  # under half what is left, keeping the rest for the policy's other coverage incidents
+        cost = deductible + rng.randint(1, max(1, min(400, left // 2_000))) * 1_000
     elif aim in ("no_cap", "cap_first", "cap_limit", "cap_initial"):
         cost = over
     else:
         cost = rng.choice((deductible + rng.randint(1, 400) * 1_000, under, over))
-    theft = theft_rule and (rng.random() < 0.35 if aim is None or not aim.startswith(("theft", "report")) else True)
-    report = f"PR-{rng.randint(10_000, 99_999)}" if theft and aim != "theft" and rng.random() < 0.6 else ""
+    thefts = ("theft", "theft_never", "report_unrecorded")  # a theft without a report, or with one
+    theft = theft_rule and (aim in thefts or rng.random() < 0.35)
+    reported = aim != "theft" and (aim in thefts or rng.random() < 0.6)
+    report = f"PR-{rng.randint(10_000, 99_999)}" if theft and reported else ""
     return {"policy": pid, "date": day.isoformat(), "cost_cents": cost, "theft": theft, "report": report}
 
 
@@ -308,8 +331,9 @@ def _payout(records: Records, incident: dict[str, Any], theft_rule: bool, blind:
     day = date.fromisoformat(incident["date"])
     if terms["holder"] != records["caller"] and blind != "holder":
         return None
-    wider = {"coverage_open": -1, "coverage_wide": 1}.get(blind or "", 0) * ONE_DAY
-    first, last = date.fromisoformat(terms["start"]) - wider, date.fromisoformat(terms["end"]) + wider
+    wider = ONE_DAY if blind == "coverage_wide" else timedelta(0)
+    first = date.fromisoformat(terms["start"]) - wider + (ONE_DAY if blind == "start_open" else timedelta(0))
+    last = date.fromisoformat(terms["end"]) + wider - (ONE_DAY if blind == "end_open" else timedelta(0))
     if blind != "coverage" and not first <= day <= last:
         return None
     window = FILING_DAYS + {"window_29": -1, "window_31": 1}.get(blind or "", 0)
