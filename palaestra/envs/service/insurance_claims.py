@@ -16,8 +16,21 @@ what they are asked (``file_claim`` records whatever payout the agent enters); t
 
 The answer is the total payout of the claims filed in the conversation; the final records (claims and amounts
 paid per policy) must be those the rules determine, and the policyholder must have been told every new claim's
-number. Incidents fall on both sides of the rules in most draws. The difficulty is twice the incidents plus
-the refused ones plus the policies plus the clauses in play.
+number. Incidents fall on both sides of the rules (a tenth of problems all filed, a twenty-fifth all refused), with
+near misses: an incident on the first or last day of cover or a day outside it, 30 or 31 days ago, costing less than
+the deductible or more than the limit has left. One policy began and one lapsed in the last thirty days. In every
+mixed problem each part of the rules decides an incident on its own (see ``_blinds``: the other holder's policy, the
+coverage period and each of its ends, the filing window and its 30th day, the deductible, the cap, the limit net of
+what was paid this year and in the conversation, the claim that pays nothing, the police report): a refused incident
+is drawn for each refusing rule and four filed ones, each aimed at a part not yet decided, and a draw the rules
+without some part would serve alike is drawn again; a one-sided problem has an incident for each part its side can
+decide (all refused: each refusing rule, a day outside the cover, day 31; all filed: each end of a cover, day 30, the
+cap, a theft's report). (v2 drew incidents as they fell: on 40 seeds a level, a policy ignoring the coverage period
+or excluding one of its end days solved 1.00 of levels 0-5, the other holder's policy 0.82-0.97, the filing window
+0.40-0.70 or its 30th day 0.93-1.00, the cap 0.55-0.82, the limit net of this conversation's claims 0.78-1.00, filing
+$0.00 claims 0.55-0.82, the police report 0.72-0.93; now 0.00-0.17, the share of problems on the other side of the
+rules.) Generation: about 6-14 ms CPU a problem at levels 0-7. The difficulty is twice the incidents plus the refused ones plus half the policies plus two with the
+theft rule.
 """
 
 from __future__ import annotations
@@ -39,6 +52,7 @@ from palaestra.envs.service.common import (
     dollars,
     draw_person,
     draw_side,
+    draw_sides,
     judge_dollars,
 )
 from palaestra.generators.knowledge import NameForge
@@ -51,6 +65,16 @@ INCIDENTS = {"auto": ("a dent from a parking collision", "a cracked windscreen",
 THEFTS = {"auto": "my car radio was stolen", "home": "my bike was stolen from the shed",
           "travel": "my camera was stolen on the trip"}
 CLOSINGS = ("That's all for now, thanks.", "Nothing else, thank you.", "That was everything.")
+ONE_DAY = timedelta(days=1)
+# the rules that refuse a claim on their own, each given a refused incident in a mixed problem (see ``_blinds``)
+REFUSING = ("holder", "coverage", "window", "file_zero", "theft")
+# the parts of the rules (see ``_blinds``) in the order a mixed problem's incidents are drawn for them: the refusing
+# rules, then those few incidents decide
+ORDER = REFUSING + ("start_open", "end_open", "theft_never", "window_29", "coverage_wide", "window_31",
+                    "report_unrecorded", "cap_limit", "cap_first", "no_cap", "cap_initial", "no_deductible")
+EDGES = (None, "coverage", "start_open", "end_open", "coverage_wide")  # the aims drawn at a coverage period's ends
+REFUSED = REFUSING + ("coverage_wide", "window_31")  # the parts of the rules that only a refused incident decides
+OPTIONS = 24  # incidents drawn for each of a problem's messages, of which one that decides an undecided rule is kept
 
 
 @register
@@ -59,7 +83,8 @@ class InsuranceClaims(ScriptedUser):
     family = "service"
     description = "File a policyholder's claims, reported over several turns, with payouts by coverage, deductible and limit."
     tags = ("service", "multi-turn", "tools", "policy", "dialogue", "agentic")
-    version = 2  # v2: a twenty-fifth of the problems refuse every request (v1: a tenth)
+    version = 3  # v3: every part of the rules decides an incident in every mixed problem (v2: a twenty-fifth of the
+    # problems refuse every request; v1: a tenth)
     tool_names = ("find_policyholder", "get_policy", "file_claim")
 
     @dataclass(frozen=True)
@@ -69,14 +94,15 @@ class InsuranceClaims(ScriptedUser):
         theft_rule: bool
         slack: int
 
+    # a mixed problem has a refused incident for each refusing rule and four filed ones (see ``_draw``)
     presets = (
-        Config((2, 2), (1, 2), False, 3),
-        Config((2, 3), (2, 3), False, 3),
-        Config((3, 3), (2, 3), True, 4),
-        Config((3, 4), (3, 4), True, 4),
-        Config((4, 5), (3, 5), True, 5),
+        Config((8, 8), (1, 2), False, 3),
+        Config((8, 9), (2, 3), False, 3),
+        Config((9, 9), (2, 3), True, 4),
+        Config((9, 10), (3, 4), True, 4),
+        Config((10, 11), (3, 5), True, 5),
     )
-    growth = Growth(limits={"incidents": (8, 12), "policies": (8, 10), "slack": 10})
+    growth = Growth(limits={"incidents": (14, 18), "policies": (8, 10), "slack": 10})
 
     def functions(self) -> dict[str, Function]:
         return {
@@ -91,9 +117,11 @@ class InsuranceClaims(ScriptedUser):
         }
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        return retry(lambda: self._draw(rng, config), what="policies for the incidents", attempts=60)
+        side = draw_side(rng)
+        return retry(lambda: self._draw(rng, config, side), what="incidents on the asked sides of the rules",
+                     attempts=200)
 
-    def _draw(self, rng: random.Random, config: Config) -> Problem | None:
+    def _draw(self, rng: random.Random, config: Config, side: str) -> Problem | None:
         forge = NameForge(rng)
         holder = draw_person(forge, rng, "P")
         relative = draw_person(forge, rng, "P")
@@ -102,10 +130,15 @@ class InsuranceClaims(ScriptedUser):
                             "policies": {}, "claims": {}, "next": 0}
         numbers = iter(rng.sample(range(100_000, 999_999), 20))
 
-        def policy(owner: str, kind: str) -> str:
+        def policy(owner: str, kind: str, edge: str = "") -> str:
             pid = f"{kind[0].upper()}{next(numbers)}"
             start = TODAY - timedelta(days=rng.randint(40, 300))
             end = TODAY + timedelta(days=rng.randint(-30, 200))
+            if edge == "began":  # within the filing window: a year's cover from then
+                start = TODAY - timedelta(days=rng.randint(1, FILING_DAYS - 1))
+                end = start + timedelta(days=364)
+            elif edge == "lapsed":  # within the filing window
+                end = TODAY - timedelta(days=rng.randint(1, FILING_DAYS - 1))
             limit = rng.randint(20, 80) * 10_000
             records["policies"][pid] = {
                 "holder": owner, "kind": kind, "start": start.isoformat(), "end": end.isoformat(),
@@ -113,31 +146,55 @@ class InsuranceClaims(ScriptedUser):
                 "paid_cents": rng.randint(0, limit // 100_000) * 50_000}
             return pid
 
-        own = [policy(holder["id"], kind) for kind in rng.sample(sorted(INCIDENTS), 3)]
+        # one policy began and one lapsed in the last thirty days, for each end of the coverage period to decide a claim
+        began, lapsed, _ = [policy(holder["id"], kind, edge) for kind, edge in
+                            zip(rng.sample(sorted(INCIDENTS), 3), ("began", "lapsed", ""))]
         for _ in range(rng.randint(*config.policies) - 1):
             policy(holder["id"], rng.choice(sorted(INCIDENTS)))
         relatives = policy(relative["id"], rng.choice(sorted(INCIDENTS)))
-        side = draw_side(rng)
-        count = rng.randint(*config.incidents)
-        incidents = []
-        for _ in range(count):
-            pid = relatives if rng.random() < 0.12 else rng.choice(own)
-            terms = records["policies"][pid]
-            start, end = date.fromisoformat(terms["start"]), date.fromisoformat(terms["end"])
-            latest = min(end, TODAY)
-            inside = rng.random() < 0.8 and latest >= start
-            if inside:
-                day = latest - timedelta(days=rng.randint(0, min(45, (latest - start).days)))
-            else:
-                day = start - timedelta(days=rng.randint(1, 20))
-            cost = terms["deductible_cents"] + rng.choice((-1, 1, 1, 1)) * rng.randint(1, 400) * 1_000
-            theft = config.theft_rule and rng.random() < 0.35
-            report = (f"PR-{rng.randint(10_000, 99_999)}" if rng.random() < 0.6 else "") if theft else ""
-            incidents.append({"policy": pid, "date": day.isoformat(), "cost_cents": max(cost, 1_000), "theft": theft,
-                              "report": report})
-        _, payouts = _serve(records, incidents, config.theft_rule)
-        filed = [payout is not None for payout in payouts]
-        if (side == "mixed") != (len(set(filed)) == 2) or (side != "mixed" and filed[0] != (side == "all allowed")):
+        # the parts of the rules that an incident on the problem's side can decide: in a one-sided problem, the
+        # near misses on that side (the limit net of this conversation's claims needs a claim to use it up first)
+        blinds = [b for b in _blinds(config.theft_rule) if side == "mixed"
+                  or ((b in REFUSED) == (side == "all refused") and b != "cap_initial")]
+        refusing = [b for b in REFUSING if b in blinds]
+        count = max(rng.randint(*config.incidents), len(refusing) + 4 if side == "mixed" else 0)
+        sides = draw_sides(rng, count, side)
+        if sides is None:
+            return None
+        if side == "mixed":  # a refused incident for each refusing rule, and four filed ones for the coverage and payout rules
+            sides = [False] * len(refusing) + [True] * 4 + sides[len(refusing) + 4:]
+            rng.shuffle(sides)
+        world = copy.deepcopy(records)
+        incidents: list[dict[str, Any]] = []
+        undecided = set(blinds)
+        for filed in sides:
+            # each incident is aimed at the first part of the rules in ORDER not yet decided that an incident on its
+            # side can decide (or the next, should none of the incidents drawn decide it); of those that decide it,
+            # one that decides the most parts is kept. The policies that began or lapsed are kept for the coverage
+            # rule (a claim over their limit would leave nothing to refuse); a policy claimed on earlier is where the
+            # limit net of this conversation's claims, or one used up, decides
+            others = [pid for pid in records["policies"] if pid not in (began, lapsed)]
+            claimed = [i["policy"] for i in incidents if i["policy"] in others and i["policy"] != relatives]
+            pools = {"holder": [relatives], "coverage": [began, lapsed], "start_open": [began], "end_open": [lapsed],
+                     "coverage_wide": [began, lapsed], "cap_initial": claimed, "file_zero": claimed}
+            aims = [b for b in ORDER if b in undecided and ((b in REFUSED) != filed or b == "cap_initial")]
+            for aim in [*aims, None]:
+                pool = pools.get(aim or "") or (others if aim else list(records["policies"]))
+                options = [o for o in (_incident(world, rng, pool, aim, config.theft_rule) for _ in range(OPTIONS))
+                           if (_payout(world, o, config.theft_rule, start=records) is not None) == filed]
+                decided = [(o, _decides(world, records, o, config.theft_rule) & undecided) for o in options]
+                if any(aim in d for _, d in decided):
+                    decided = [(o, d) for o, d in decided if aim in d]
+                    break
+            if not decided:
+                return None
+            most = max(len(d) for _, d in decided)
+            incident, deciding = rng.choice([(o, d) for o, d in decided if len(d) == most])
+            undecided -= deciding
+            _serve_one(world, records, incident, config.theft_rule)
+            incidents.append(incident)
+        final, payouts = _serve(records, incidents, config.theft_rule)
+        if any(_serve(records, incidents, config.theft_rule, blind)[0] == final for blind in blinds):
             return None
         user = []
         for incident in incidents:
@@ -222,31 +279,114 @@ class InsuranceClaims(ScriptedUser):
         return [*replies, problem.answer or "$0.00"]
 
 
-def _payout(records: Records, incident: dict[str, Any], theft_rule: bool) -> int | None:
-    """The payout the rules give ``incident`` now, or None when it is not filed."""
+def _blinds(theft_rule: bool) -> tuple[str, ...]:
+    """The parts of the rules a policy might leave out or misread, each named as :func:`_payout` reads ``blind``:
+    another holder's policy (``holder``); the coverage period ignored, its start or its end day excluded
+    (``start_open``, ``end_open``) or a day wider at each end (``coverage_wide``); the filing window ignored, 29
+    days or 31 days; the payout without the deductible, without the cap, with the cap taken before the deductible
+    (``cap_first``), against the whole limit (``cap_limit``) or against what was paid before the conversation
+    (``cap_initial``); a claim that pays nothing filed at $0.00 (``file_zero``); and from level 2 a theft filed
+    without a police report (``theft``), no theft filed (``theft_never``), or the report number not recorded
+    (``report_unrecorded``)."""
+    return (("holder", "coverage", "start_open", "end_open", "coverage_wide", "window", "window_29", "window_31",
+             "no_deductible", "no_cap", "cap_first", "cap_limit", "cap_initial", "file_zero")
+            + (("theft", "theft_never", "report_unrecorded") if theft_rule else ()))
+
+
+def _incident(records: Records, rng: random.Random, pool: list[str], aim: str | None,
+              theft_rule: bool) -> dict[str, Any]:
+    """An incident on a policy of ``pool`` near the edges of the rules (a day at either end of the coverage period
+    or of the filing window, a cost under the deductible or over what is left of the yearly limit), aimed at the
+    part ``aim`` of the rules (see :func:`_blinds`; None: at none)."""
+    pid = rng.choice(pool)
+    terms = records["policies"][pid]
+    first, last = date.fromisoformat(terms["start"]), date.fromisoformat(terms["end"])
+    days = [TODAY - timedelta(days=rng.randint(0, 45))]
+    if aim in EDGES:
+        days += [first - ONE_DAY, first, last, last + ONE_DAY]
+    if aim is None or aim.startswith("window"):
+        days += [TODAY - FILING_DAYS * ONE_DAY, TODAY - (FILING_DAYS + 1) * ONE_DAY]
+    day = rng.choice([d for d in days if d <= TODAY])
+    deductible, left = terms["deductible_cents"], max(terms["limit_cents"] - terms["paid_cents"], 0)
+    over = deductible + left + rng.randint(1, 300) * 1_000  # over what is left of the yearly limit
+    under = deductible - rng.randint(1, deductible // 1_000 - 1) * 1_000
+    if aim in EDGES[1:]:  # under half what is left, keeping the rest for the policy's other coverage incidents
+        cost = deductible + rng.randint(1, max(1, min(400, left // 2_000))) * 1_000
+    elif aim in ("no_cap", "cap_first", "cap_limit", "cap_initial"):
+        cost = over
+    else:
+        cost = rng.choice((deductible + rng.randint(1, 400) * 1_000, under, over))
+    thefts = ("theft", "theft_never", "report_unrecorded")  # a theft without a report, or with one
+    theft = theft_rule and (aim in thefts or rng.random() < 0.35)
+    reported = aim != "theft" and (aim in thefts or rng.random() < 0.6)
+    report = f"PR-{rng.randint(10_000, 99_999)}" if theft and reported else ""
+    return {"policy": pid, "date": day.isoformat(), "cost_cents": cost, "theft": theft, "report": report}
+
+
+def _payout(records: Records, incident: dict[str, Any], theft_rule: bool, blind: str | None = None,
+            start: Records | None = None) -> int | None:
+    """The payout the rules give ``incident`` now, or None when it is not filed (``blind``: the rules without that
+    part, see :func:`_blinds`; ``start``: the records before the conversation, which ``cap_initial`` reads)."""
     terms = records["policies"][incident["policy"]]
     day = date.fromisoformat(incident["date"])
-    if terms["holder"] != records["caller"]:
+    if terms["holder"] != records["caller"] and blind != "holder":
         return None
-    if not date.fromisoformat(terms["start"]) <= day <= date.fromisoformat(terms["end"]):
+    wider = ONE_DAY if blind == "coverage_wide" else timedelta(0)
+    first = date.fromisoformat(terms["start"]) - wider + (ONE_DAY if blind == "start_open" else timedelta(0))
+    last = date.fromisoformat(terms["end"]) + wider - (ONE_DAY if blind == "end_open" else timedelta(0))
+    if blind != "coverage" and not first <= day <= last:
         return None
-    if (TODAY - day).days > FILING_DAYS or (theft_rule and incident["theft"] and not incident["report"]):
+    window = FILING_DAYS + {"window_29": -1, "window_31": 1}.get(blind or "", 0)
+    if blind != "window" and (TODAY - day).days > window:
         return None
-    payout = min(incident["cost_cents"] - terms["deductible_cents"], terms["limit_cents"] - terms["paid_cents"])
-    return payout if payout > 0 else None
+    if theft_rule and incident["theft"] and (blind == "theft_never" or (not incident["report"] and blind != "theft")):
+        return None
+    paid = {"cap_limit": 0, "cap_initial": (start or records)["policies"][incident["policy"]]["paid_cents"]}.get(
+        blind or "", terms["paid_cents"])
+    cost, deductible, left = incident["cost_cents"], terms["deductible_cents"], terms["limit_cents"] - paid
+    if blind == "no_cap":
+        payout = cost - deductible
+    elif blind == "no_deductible":
+        payout = min(cost, left)
+    elif blind == "cap_first":
+        payout = min(cost, left) - deductible
+    else:
+        payout = min(cost - deductible, left)
+    return payout if payout > 0 else 0 if blind == "file_zero" else None
 
 
-def _serve(initial: Records, incidents: list[dict[str, Any]], theft_rule: bool) -> tuple[Records, list[int | None]]:
+def _claim(records: Records, start: Records, incident: dict[str, Any], theft_rule: bool,
+           blind: str | None = None) -> dict[str, Any] | None:
+    """The claim filed for ``incident`` (None: none), as :func:`_payout` reads ``blind``; ``report_unrecorded``
+    leaves the police report off."""
+    payout = _payout(records, incident, theft_rule, blind, start)
+    if payout is None:
+        return None
+    return {"policy_id": incident["policy"], "incident_date": incident["date"], "cost_cents": incident["cost_cents"],
+            "payout_cents": payout,
+            "police_report": incident["report"] if theft_rule and blind != "report_unrecorded" else ""}
+
+
+def _decides(records: Records, start: Records, incident: dict[str, Any], theft_rule: bool) -> set[str]:
+    """The parts of the rules whose absence would change the claim filed for ``incident`` on ``records``."""
+    claim = _claim(records, start, incident, theft_rule)
+    return {blind for blind in _blinds(theft_rule) if _claim(records, start, incident, theft_rule, blind) != claim}
+
+
+def _serve_one(records: Records, start: Records, incident: dict[str, Any], theft_rule: bool,
+               blind: str | None = None) -> int | None:
+    """File the claim for ``incident`` on ``records`` if the rules (without ``blind``) allow one; its payout."""
+    claim = _claim(records, start, incident, theft_rule, blind)
+    if claim is not None:
+        _file_claim(records, claim)
+    return None if claim is None else claim["payout_cents"]
+
+
+def _serve(initial: Records, incidents: list[dict[str, Any]], theft_rule: bool,
+           blind: str | None = None) -> tuple[Records, list[int | None]]:
+    """The records after the claims the rules (without ``blind``) file for ``incidents``, and their payouts."""
     records = copy.deepcopy(initial)
-    payouts = []
-    for incident in incidents:
-        payout = _payout(records, incident, theft_rule)
-        payouts.append(payout)
-        if payout is not None:
-            _file_claim(records, {"policy_id": incident["policy"], "incident_date": incident["date"],
-                                  "cost_cents": incident["cost_cents"], "payout_cents": payout,
-                                  "police_report": incident["report"] if theft_rule else ""})
-    return records, payouts
+    return records, [_serve_one(records, initial, incident, theft_rule, blind) for incident in incidents]
 
 
 # --- the functions (they do what they are asked; the rules are the agent's) ------------------------------------
