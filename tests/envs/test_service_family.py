@@ -28,8 +28,7 @@ def _serve_everything(problem) -> list[str]:
     for order_id, item_id in data["requested"]:
         by_order.setdefault(order_id, []).append(item_id)
     replies = [call("return_items", order_id=o, item_ids=items) for o, items in by_order.items()]
-    if data["cancel"]:
-        replies.append(call("cancel_order", order_id=data["cancel"]))
+    replies += [call("cancel_order", order_id=order_id) for order_id in data["cancels"]]
     total = sum(rr._item(data["records"], o, i)["price_cents"] for o, i in data["requested"]
                 if not rr._item(data["records"], o, i)["returned"])
     return [*replies, f"${total // 100}.{total % 100:02d}"]

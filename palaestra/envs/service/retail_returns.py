@@ -2,23 +2,29 @@
 
 The episode's records are a shop's customers and orders (generated: items with prices, categories and a
 final-sale flag; orders pending, shipped or delivered on a date). A customer writes that they want to return
-some items (named, not by id) and, from level 2, cancel an order. The agent has functions to find the
+some items (named, not by id) and, from level 2, cancel two orders. The agent has functions to find the
 customer by e-mail, read an order, return items of an order (a refund of their prices) and cancel an order
 (a refund of its unreturned items); the functions do what they are asked, the policy is the agent's to
-follow:
+follow (each level states the clauses in play):
 
-1. a delivered item may be returned up to 30 days after its delivery date (the 30th day included);
+1. a delivered item may be returned up to 30 days after its delivery date (the 30th day included); from
+   level 1, items of orders not yet delivered (shipped) cannot be returned;
 2. final-sale items are never returned;
-3. from level 3, electronics may be returned only up to 14 days after delivery;
-4. an order may be cancelled only while pending; a shipped order can be neither returned nor cancelled;
-5. an item is returned at most once (some were returned before).
+3. from level 1, an item is returned at most once (some were returned before);
+4. from level 2, an order may be cancelled only while pending;
+5. from level 3, electronics may be returned only up to 14 days after delivery (the 14th day included).
 
 The agent serves what the policy allows, refuses the rest, and answers with the total refunded in this
 conversation (dollars and cents). The episode is judged on both: the answer, and the final records
-against those the policy determines (a refund the policy forbids, or one it allows left out, fails). Each
-problem has requested items on both sides of the policy in most draws (a tenth all allowed, a twenty-fifth all
-refused), so neither "refund everything" nor "refuse everything" pays. The difficulty is the number of
-orders plus the requested items plus the policy's clauses in play.
+against those the policy determines (a refund the policy forbids, or one it allows left out, fails). A tenth
+of the problems allow every request and a twenty-fifth refuse every one; in the rest, every clause in play
+decides a request of its own (an item delivered 30 days ago and one 31 days ago, from level 3 electronics
+delivered 14 and 15 days ago, a final-sale item and one returned before that the window would allow, an item
+of a shipped order, a pending and a shipped order to cancel; a one-sided problem holds those of its side), and
+a draw that the policy misreading some clause would serve alike is drawn again. (v3 drew requests as they fell:
+on 40 seeds a level, a policy misreading one clause solved 0.28-1.00 of levels 0-5, one taking the 30th day as
+too late 0.93-1.00; now 0.03-0.17.) Only delivered orders hold items returned before. The difficulty is the
+orders plus the requests plus the orders to cancel plus twice the clauses in play.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from palaestra.envs.service.common import (
     ServiceTask,
     call,
     cents_of,
+    dollars,
     draw_person,
     draw_side,
     judge_dollars,
@@ -49,6 +56,10 @@ CATEGORIES = ("clothing", "home", "books", "toys", "electronics")
 NOUNS = {"clothing": ("jacket", "scarf", "shirt", "boots"), "home": ("lamp", "kettle", "rug", "vase"),
          "books": ("atlas", "cookbook", "novel", "diary"), "toys": ("kite", "puzzle", "robot", "yo-yo"),
          "electronics": ("headphones", "speaker", "charger", "camera")}
+# the days since delivery of the item that decides each boundary (see _blinds): the last day allowed, the first not
+DECIDING_AGES = {"day30_out": RETURN_DAYS, "day31_in": RETURN_DAYS + 1,
+                 "e_day14_out": ELECTRONICS_DAYS, "e_day15_in": ELECTRONICS_DAYS + 1}
+ALLOWING = frozenset({"day30_out", "e_day14_out", "cancel_none"})  # the misreadings that refuse an allowed request
 
 
 @register
@@ -56,26 +67,28 @@ class RetailReturns(ServiceTask):
     id = "service/retail_returns"
     family = "service"
     description = "Serve a customer's return and cancellation request under a stated store policy, with order functions."
-    version = 3  # v3: every request refused in a twenty-fifth of the problems (v2: a tenth), the shared draw_side
+    version = 4  # v4: every clause in play decides every mixed problem (v3: a twenty-fifth of the problems refuse
+    # every request; v2: a tenth)
     tags = ("service", "multi-turn", "tools", "policy", "agentic")
     tool_names = ("find_customer", "get_order", "return_items", "cancel_order")
 
     @dataclass(frozen=True)
     class Config:
-        orders: int
+        orders: tuple[int, int]  # at least those the deciding requests need
         requested: tuple[int, int]  # items asked to return
-        cancel: bool  # the request also asks to cancel an order
+        undelivered: bool  # shipped orders and items returned before, with their clauses
+        cancel: bool  # the request also asks to cancel two orders
         electronics_rule: bool
-        budget: int
+        slack: int  # tool calls beyond reading every order and returning from each
 
     presets = (
-        Config(1, (2, 2), False, False, 5),
-        Config(2, (2, 3), False, False, 6),
-        Config(3, (2, 3), True, False, 8),
-        Config(3, (3, 4), True, True, 9),
-        Config(4, (3, 5), True, True, 10),
+        Config((2, 2), (3, 3), False, False, False, 2),
+        Config((3, 4), (5, 5), True, False, False, 2),
+        Config((5, 6), (5, 6), True, True, False, 3),
+        Config((6, 7), (7, 7), True, True, True, 3),
+        Config((7, 8), (8, 9), True, True, True, 4),
     )
-    growth = Growth(limits={"orders": 10, "requested": 10, "budget": 20})
+    growth = Growth(limits={"orders": (12, 14), "requested": (12, 14), "slack": 8})
 
     def functions(self) -> dict[str, Function]:
         return {
@@ -93,74 +106,107 @@ class RetailReturns(ServiceTask):
         # The request's sides are drawn once, before the orders: drawn with them, the redraws (small orders
         # rarely have two returnable items) favoured "all refused", which paid "$0.00" 0.21 at level 0.
         side = draw_side(rng)
-        return retry(lambda: self._draw(rng, config, side), what="orders with a request on both sides of the policy",
-                     attempts=60)
+        return retry(lambda: self._draw(rng, config, side), what="orders for the deciding requests", attempts=60)
 
     def _draw(self, rng: random.Random, config: Config, side: str) -> Problem | None:
         forge = NameForge(rng)
         customer = draw_person(forge, rng, "C")
+        rules = {"undelivered": config.undelivered, "cancel": config.cancel, "electronics": config.electronics_rule}
+        # a one-sided problem holds the deciding requests of its side: a misreading that refuses more then fails the
+        # problems that allow everything, one that allows more those that refuse everything
+        blinds = [blind for blind in _blinds(rules) if side == "mixed" or (blind in ALLOWING) == (side == "all allowed")]
+
+        def item(category: str | None = None, final_sale: bool = False, returned: bool = False) -> dict[str, Any]:
+            category = category or rng.choice(CATEGORIES)
+            return {"name": f"{forge.word(2).lower()} {rng.choice(NOUNS[category])}", "category": category,
+                    "price_cents": rng.randint(5, 300) * 100 + rng.choice((0, 49, 99)), "final_sale": final_sale,
+                    "returned": returned}
+
+        def order(status: str, age: int | None = None) -> dict[str, Any]:
+            delivered = None
+            if status == "delivered":
+                delivered = (TODAY - timedelta(days=rng.randint(0, 45) if age is None else age)).isoformat()
+            return {"customer": customer["id"], "status": status, "delivered": delivered, "items": []}
+
+        # an order is made for each deciding request (a delivery date on each side of a boundary, a shipped order),
+        # holding the item that request asks for: clean, and an electronics item only where its limit decides
+        deciding: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+        for blind in blinds:
+            if blind in DECIDING_AGES or blind == "undelivered":
+                made = order("delivered", DECIDING_AGES[blind]) if blind in DECIDING_AGES else order("shipped")
+                made["items"].append(item("electronics" if blind.startswith("e_") else _plain(rng, rules)))
+                deciding[blind] = (made, made["items"][0])
+        # the orders to cancel: a pending and a shipped one in a mixed problem, else both on the problem's side
+        cancels = ([order("pending"), order("shipped")] if side == "mixed" else
+                   [order("pending" if side == "all allowed" else "shipped") for _ in range(2)]) if config.cancel else []
+        others = [order("delivered" if not config.undelivered or rng.random() < 0.75 else "shipped")
+                  for _ in range(rng.randint(*config.orders) - len(deciding) - len(cancels))]
+        orders_made = [made for made, _ in deciding.values()] + others
+        # the final-sale and returned refusals: an item of a delivered order that the window would allow
+        for blind in ("final_sale", "returned"):
+            if blind in blinds:
+                window = [o for o in orders_made if o["delivered"] and _age(TODAY, o) <= RETURN_DAYS]
+                if not window:
+                    return None
+                made = rng.choice(window)
+                early = _age(TODAY, made) <= ELECTRONICS_DAYS
+                made["items"].append(item(None if early else _plain(rng, rules), final_sale=blind == "final_sale",
+                                          returned=blind == "returned"))
+                deciding[blind] = (made, made["items"][-1])
+        for made in orders_made + cancels:  # items returned before only of delivered orders
+            made["items"] += [item(final_sale=rng.random() < 0.2,
+                                   returned=config.undelivered and made["delivered"] is not None and rng.random() < 0.1)
+                              for _ in range(max(0, rng.randint(2, 4) - len(made["items"])))]
+            rng.shuffle(made["items"])
+        every = orders_made + cancels
+        rng.shuffle(every)
         orders: dict[str, dict[str, Any]] = {}
-        used_names: set[str] = set()
-        for index in range(config.orders):
+        for index, made in enumerate(every):
             order_id = f"W{rng.randint(10_000, 99_999)}{index}"
-            if config.cancel and index == 0:  # the order the customer asks to cancel: pending, or already shipped
-                status = "pending" if rng.random() < 0.6 else "shipped"
-            else:
-                status = rng.choice(("delivered", "delivered", "delivered", "shipped"))
-            delivered = (TODAY - timedelta(days=rng.randint(0, 45))).isoformat() if status == "delivered" else None
-            items = []
-            for number in range(rng.randint(2, 4)):
-                category = rng.choice(CATEGORIES)
-                name = f"{forge.word(2).lower()} {rng.choice(NOUNS[category])}"
-                used_names.add(name)
-                items.append({"id": f"{order_id}-{number + 1}", "name": name, "category": category,
-                              "price_cents": rng.randint(5, 300) * 100 + rng.choice((0, 49, 99)),
-                              "final_sale": rng.random() < 0.2, "returned": rng.random() < 0.1})
-            orders[order_id] = {"customer": customer["id"], "status": status, "delivered": delivered, "items": items}
+            for number, entry in enumerate(made["items"], 1):
+                entry["id"] = f"{order_id}-{number}"
+            orders[order_id] = made
+        ids = {id(made): order_id for order_id, made in orders.items()}
         records = {"today": TODAY.isoformat(), "customers": {customer["id"]: customer}, "orders": orders}
-        candidates = [(oid, item) for index, (oid, order) in enumerate(orders.items())
-                      if not (config.cancel and index == 0) for item in order["items"]]
-        pools = {allowed: [(oid, item) for oid, item in candidates
-                           if _allowed(records, oid, item["id"], config.electronics_rule) == allowed]
+        chosen = [(ids[id(made)], entry) for made, entry in deciding.values()]
+        candidates = [(ids[id(made)], entry) for made in orders_made for entry in made["items"]
+                      if all(entry is not taken for _, taken in chosen)]
+        pools = {allowed: [(oid, entry) for oid, entry in candidates
+                           if _allowed(records, oid, entry["id"], config.electronics_rule) == allowed]
                  for allowed in (True, False)}
-        count = rng.randint(*config.requested)
-        granted = count if side == "all allowed" else 0 if side == "all refused" else rng.randint(1, count - 1)
-        if len(pools[True]) < granted or len(pools[False]) < count - granted:
+        fillers = [side == "all allowed" or (side == "mixed" and rng.random() < 0.5)
+                   for _ in range(max(0, rng.randint(*config.requested) - len(chosen)))]
+        if any(len(pools[allowed]) < fillers.count(allowed) for allowed in (True, False)):
             return None
-        requested = rng.sample(pools[True], granted) + rng.sample(pools[False], count - granted)
+        requested = chosen + rng.sample(pools[True], fillers.count(True)) + rng.sample(pools[False], fillers.count(False))
         rng.shuffle(requested)
-        cancel = next(iter(orders)) if config.cancel else None
-        asks = [f"the {item['name']}" for _, item in requested]
-        request = (f"Hi, this is {customer['name']} ({customer['email']}). I'd like to return "
-                   f"{_join(asks)}" + (f", and please cancel order {cancel}" if cancel else "") + ". Thanks!")
-        policy = _policy(config.electronics_rule)
+        cancel_ids = [ids[id(made)] for made in cancels]
+        budget = 1 + 2 * len(orders) + config.slack
+        data = {"records": records, "requested": [[oid, entry["id"]] for oid, entry in requested],
+                "cancels": cancel_ids, "rules": rules, "budget": budget}
+        outcome = _served(data)
+        if any(_served(data, blind) == outcome for blind in blinds):
+            return None
+        asks = [f"the {entry['name']}" for _, entry in requested]
+        request = (f"Hi, this is {customer['name']} ({customer['email']}). I'd like to return {_join(asks)}"
+                   + (f", and please cancel orders {_join(cancel_ids)}" if cancel_ids else "") + ". Thanks!")
         prompt = (
             f"You are a customer-service agent of an online shop. Today is {TODAY.isoformat()}. Store policy:\n"
-            f"{policy}\n\nServe the customer's request below as far as the policy allows, using the tools; do "
+            f"{_policy(rules)}\n\nServe the customer's request below as far as the policy allows, using the tools; do "
             "nothing the policy forbids and nothing the customer did not ask for. Then reply to the customer with "
             "the total amount refunded in this conversation, in dollars, e.g. <answer>$12.34</answer> "
             "(<answer>$0.00</answer> if nothing could be refunded).\n\n"
-            f"Customer: {request}\n\n{self.tools_prompt(config.budget)}"
+            f"Customer: {request}\n\n{self.tools_prompt(budget)}"
         )
-        data = {"records": records, "requested": [[oid, item["id"]] for oid, item in requested], "cancel": cancel,
-                "electronics_rule": config.electronics_rule, "budget": config.budget}
-        refund = _refund_cents(data)
-        return Problem(prompt=prompt, answer=f"${refund // 100}.{refund % 100:02d}", data=data)
+        return Problem(prompt=prompt, answer=dollars(outcome[1]), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
-        records: Records = copy.deepcopy(problem.data["records"])
-        for order_id, item_id in problem.data["requested"]:
-            if _allowed(records, order_id, item_id, problem.data["electronics_rule"]):
-                _item(records, order_id, item_id)["returned"] = True
-        cancel = problem.data["cancel"]
-        if cancel is not None and records["orders"][cancel]["status"] == "pending":
-            records["orders"][cancel]["status"] = "cancelled"
-        return records
+        return _served(problem.data)[0]
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
-        return (len(data["records"]["orders"]) + len(data["requested"]) + 2 * (data["cancel"] is not None)
-                + 2 * data["electronics_rule"])
+        clauses = 2 + 2 * data["rules"]["undelivered"] + data["rules"]["cancel"] + data["rules"]["electronics"]
+        return len(data["records"]["orders"]) + len(data["requested"]) + len(data["cancels"]) + 2 * clauses
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         return judge_dollars(problem, answer)
@@ -173,11 +219,11 @@ class RetailReturns(ServiceTask):
         replies += [call("get_order", order_id=order_id) for order_id in records["orders"]]
         allowed: dict[str, list[str]] = {}
         for order_id, item_id in data["requested"]:
-            if _allowed(records, order_id, item_id, data["electronics_rule"]):
+            if _allowed(records, order_id, item_id, data["rules"]["electronics"]):
                 allowed.setdefault(order_id, []).append(item_id)
         replies += [call("return_items", order_id=order_id, item_ids=items) for order_id, items in allowed.items()]
-        if data["cancel"] is not None and records["orders"][data["cancel"]]["status"] == "pending":
-            replies.append(call("cancel_order", order_id=data["cancel"]))
+        replies += [call("cancel_order", order_id=order_id) for order_id in data["cancels"]
+                    if _cancellable(records["orders"][order_id])]
         return [*replies, problem.answer or ""]
 
     def spellings(self, problem: Problem) -> list[str]:
@@ -190,35 +236,77 @@ class RetailReturns(ServiceTask):
                 f"{problem.answer} or $0.00"]
 
 
-def _policy(electronics_rule: bool) -> str:
-    rules = [f"1. A delivered item may be returned up to {RETURN_DAYS} days after its delivery date (day "
-             f"{RETURN_DAYS} included); items of orders not yet delivered cannot be returned.",
-             "2. Final-sale items can never be returned.",
-             "3. An order may be cancelled only while it is pending (not yet shipped).",
-             "4. An item already returned cannot be returned again."]
-    if electronics_rule:
-        rules.append(f"5. Electronics may be returned only up to {ELECTRONICS_DAYS} days after delivery.")
-    return "\n".join(rules)
+def _policy(rules: dict[str, bool]) -> str:
+    clauses = [f"A delivered item may be returned up to {RETURN_DAYS} days after its delivery date (day {RETURN_DAYS} "
+               "included)" + ("; items of orders not yet delivered cannot be returned." if rules["undelivered"]
+                              else "."),
+               "Final-sale items can never be returned."]
+    if rules["undelivered"]:
+        clauses.append("An item already returned cannot be returned again.")
+    if rules["cancel"]:
+        clauses.append("An order may be cancelled only while it is pending (not yet shipped).")
+    if rules["electronics"]:
+        clauses.append(f"Electronics may be returned only up to {ELECTRONICS_DAYS} days after delivery (day "
+                       f"{ELECTRONICS_DAYS} included).")
+    return "\n".join(f"{n}. {clause}" for n, clause in enumerate(clauses, 1))
 
 
-def _allowed(records: Records, order_id: str, item_id: str, electronics_rule: bool) -> bool:
+def _blinds(rules: dict[str, bool]) -> tuple[str, ...]:
+    """The clauses in play that a policy might misread, each named as :func:`_allowed` and :func:`_cancellable`
+    read ``blind``: the 30-day window's last day taken as too late or a day more allowed (and the same for the
+    electronics' 14 days), the final-sale, not-yet-delivered and already-returned refusals, and cancelling a shipped
+    order or no order at all."""
+    return (("day30_out", "day31_in", "final_sale")
+            + (("undelivered", "returned") if rules["undelivered"] else ())
+            + (("cancel_shipped", "cancel_none") if rules["cancel"] else ())
+            + (("e_day14_out", "e_day15_in") if rules["electronics"] else ()))
+
+
+def _plain(rng: random.Random, rules: dict[str, bool]) -> str:
+    """A category whose return window is the 30 days (any, without the electronics clause)."""
+    return rng.choice(CATEGORIES[:-1] if rules["electronics"] else CATEGORIES)
+
+
+def _age(today: date, order: dict[str, Any]) -> int:
+    return (today - date.fromisoformat(order["delivered"])).days
+
+
+def _allowed(records: Records, order_id: str, item_id: str, electronics_rule: bool, blind: str | None = None) -> bool:
+    """Whether the policy allows returning the item (``blind``: the policy misread so, see :func:`_blinds`)."""
     order = records["orders"][order_id]
     item = _item(records, order_id, item_id)
-    if order["status"] != "delivered" or item["final_sale"] or item["returned"]:
+    if order["status"] == "shipped" and blind == "undelivered":
+        return not item["final_sale"] and not item["returned"]
+    if (order["status"] != "delivered" or (item["final_sale"] and blind != "final_sale")
+            or (item["returned"] and blind != "returned")):
         return False
-    age = (date.fromisoformat(records["today"]) - date.fromisoformat(order["delivered"])).days
-    limit = ELECTRONICS_DAYS if electronics_rule and item["category"] == "electronics" else RETURN_DAYS
-    return age <= limit
+    electronics = electronics_rule and item["category"] == "electronics"
+    limit = ELECTRONICS_DAYS if electronics else RETURN_DAYS
+    limit += {"e_day14_out" if electronics else "day30_out": -1, "e_day15_in" if electronics else "day31_in": 1
+              }.get(blind or "", 0)
+    return _age(date.fromisoformat(records["today"]), order) <= limit
 
 
-def _refund_cents(data: dict[str, Any]) -> int:
-    records = data["records"]
-    total = sum(_item(records, o, i)["price_cents"] for o, i in data["requested"]
-                if _allowed(records, o, i, data["electronics_rule"]))
-    cancel = data["cancel"]
-    if cancel is not None and records["orders"][cancel]["status"] == "pending":
-        total += sum(item["price_cents"] for item in records["orders"][cancel]["items"] if not item["returned"])
-    return total
+def _cancellable(order: dict[str, Any], blind: str | None = None) -> bool:
+    return blind != "cancel_none" and (order["status"] == "pending"
+                                       or (blind == "cancel_shipped" and order["status"] == "shipped"))
+
+
+def _served(data: dict[str, Any], blind: str | None = None) -> tuple[Records, int]:
+    """The records after the request is served by the policy (``blind``: misread so) and the cents refunded."""
+    records: Records = copy.deepcopy(data["records"])
+    refund = 0
+    for order_id, item_id in data["requested"]:
+        if _allowed(records, order_id, item_id, data["rules"]["electronics"], blind):
+            item = _item(records, order_id, item_id)
+            item["returned"] = True
+            refund += item["price_cents"]
+    for order_id in data["cancels"]:
+        order = records["orders"][order_id]
+        if _cancellable(order, blind):
+            order["status"] = "cancelled"
+            refund += sum(item["price_cents"] for item in order["items"] if not item["returned"])
+    return records, refund
 
 
 def _item(records: Records, order_id: str, item_id: str) -> dict[str, Any]:
