@@ -1,4 +1,4 @@
-"""Red team, round 3 session 35: service/insurance_claims v3, every part of the claim rules decides in every problem.
+"""Red team, round 3 session 35: service/insurance_claims v3, every part of the claim rules in play decides in every problem.
 
 Each scripted policy below files claims by the stated rules except one part (or one side of it), computing its calls
 from the records, and is replayed through the env's multi-turn API. v2 drew incidents as they fell: on 40 seeds a
@@ -6,10 +6,12 @@ level (0-5), ignoring the coverage period solved 1.00 of every level (an inciden
 filing window), excluding its start or end day 1.00, the other holder's policy 0.82-0.97, the filing window
 0.40-0.70, 29 or 31 days 0.93-1.00, no cap 0.55-0.82, the cap against the limit as it stood before the conversation
 0.78-1.00, filing claims that pay nothing at $0.00 0.55-0.82, thefts without a police report 0.72-0.93 (levels 2-5),
-no thefts or the report left off 0.50-0.70, the deductible ignored 0.03-0.23. v3 (a refused incident for each
-refusing rule and four filed ones aimed at the parts not yet decided, one policy that began and one that lapsed in
-the filing window, a one-sided problem with the near misses of its side, a draw some blind policy would serve alike
-drawn again): 0.00-0.17 a level, the problems all on the other side of the rules.
+no thefts or the report left off 0.50-0.70, the deductible ignored 0.03-0.23. v3 puts the rules in play by level
+(the cap from level 1, thefts from level 2, the coverage period from level 3; 4, 5, 7, 9 and 10 incidents at levels
+0-4) and draws a refused incident for each refusing rule in play and a filed one for the 30th day, the cap, a theft's
+report and the ends of the cover, aimed at the parts not yet decided, never an incident a rule out of play would
+decide, and a draw some blind policy would serve alike drawn again: 0.00-0.17 a level (40 seeds), the problems all
+on the other side of the rules. A part out of play is checked to decide nothing at the levels before its own.
 """
 
 from __future__ import annotations
@@ -26,11 +28,11 @@ from palaestra.envs.service.common import call, dollars
 CLAIMS = make_source("service/insurance_claims")
 TODAY = date(2024, 11, 18)
 # blind part -> the first level where it is in play
-BLINDS = {"other holder": 0, "no coverage period": 0, "start day excluded": 0, "end day excluded": 0,
-          "both end days excluded": 0, "a day wider cover": 0, "no filing window": 0, "29 days": 0, "31 days": 0,
-          "no deductible": 0, "no cap": 0, "cap before deductible": 0, "cap against the whole limit": 0,
-          "cap against the limit before the conversation": 0, "file $0.00 claims": 0, "theft without report": 2,
-          "no theft claims": 2, "report not recorded": 2}
+BLINDS = {"other holder": 0, "no filing window": 0, "29 days": 0, "31 days": 0, "no deductible": 0,
+          "file $0.00 claims": 0, "no cap": 1, "cap before deductible": 1, "cap against the whole limit": 1,
+          "cap against the limit before the conversation": 1, "theft without report": 2, "no theft claims": 2,
+          "report not recorded": 2, "no coverage period": 3, "start day excluded": 3, "end day excluded": 3,
+          "both end days excluded": 3, "a day wider cover": 3}
 
 
 def _payout(records: Any, start: Any, incident: Any, theft_rule: bool, blind: str | None) -> int | None:
@@ -88,6 +90,14 @@ def _policy(problem: Any, blind: str | None) -> list[str]:
 def test_no_policy_blind_to_one_part_of_the_rules_solves_more_than_the_one_sided_problems() -> None:
     shares = blind_shares(CLAIMS, _policy, BLINDS, range(5), 30)
     assert max(shares.values()) <= 0.2, {key: share for key, share in shares.items() if share > 0.2}
+
+
+def test_a_part_of_the_rules_out_of_play_decides_nothing() -> None:
+    for level in range(3):
+        for seed in range(10):
+            problem = CLAIMS.sample(level, seed)
+            for blind in (blind for blind, first in BLINDS.items() if level < first):
+                assert solves(CLAIMS, problem, _policy(problem, blind)), (level, seed, blind)
 
 
 def test_the_reference_plan_solves_every_level() -> None:

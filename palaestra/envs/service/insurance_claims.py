@@ -5,32 +5,35 @@ period, a deductible, a yearly limit and what it has paid out this year), and th
 scripted policyholder (:class:`~palaestra.envs.service.common.ScriptedUser`) reports one incident per message
 (what happened, on which date, what it cost, on which policy); from level 2 a theft is reported without its
 police report number, which the policyholder's next message gives (or says there is none). The functions do
-what they are asked (``file_claim`` records whatever payout the agent enters); the rules are the agent's:
+what they are asked (``file_claim`` records whatever payout the agent enters); the rules are the agent's, each
+level stating those in play:
 
 1. a claim is filed only on a policy of the policyholder (a relative's policy never);
-2. the incident date must fall within the policy's coverage period (both ends included);
+2. from level 3, the incident date must fall within the policy's coverage period (both ends included);
 3. a claim must be filed within 30 days of the incident (day 30 included);
-4. the payout is the cost minus the deductible, capped at what is left of the yearly limit (counting claims
-   filed earlier in this conversation); a claim that would pay nothing is not filed;
+4. the payout is the cost minus the deductible, from level 1 capped at what is left of the yearly limit (counting
+   claims filed earlier in this conversation); a claim that would pay nothing is not filed;
 5. from level 2, a theft claim needs a police report number, recorded on the claim.
 
 The answer is the total payout of the claims filed in the conversation; the final records (claims and amounts
 paid per policy) must be those the rules determine, and the policyholder must have been told every new claim's
 number. Incidents fall on both sides of the rules (a tenth of problems all filed, a twenty-fifth all refused), with
-near misses: an incident on the first or last day of cover or a day outside it, 30 or 31 days ago, costing less than
-the deductible or more than the limit has left. One policy began and one lapsed in the last thirty days. In every
-mixed problem each part of the rules decides an incident on its own (see ``_blinds``: the other holder's policy, the
-coverage period and each of its ends, the filing window and its 30th day, the deductible, the cap, the limit net of
-what was paid this year and in the conversation, the claim that pays nothing, the police report): a refused incident
-is drawn for each refusing rule and four filed ones, each aimed at a part not yet decided, and a draw the rules
-without some part would serve alike is drawn again; a one-sided problem has an incident for each part its side can
-decide (all refused: each refusing rule, a day outside the cover, day 31; all filed: each end of a cover, day 30, the
-cap, a theft's report). (v2 drew incidents as they fell: on 40 seeds a level, a policy ignoring the coverage period
-or excluding one of its end days solved 1.00 of levels 0-5, the other holder's policy 0.82-0.97, the filing window
-0.40-0.70 or its 30th day 0.93-1.00, the cap 0.55-0.82, the limit net of this conversation's claims 0.78-1.00, filing
-$0.00 claims 0.55-0.82, the police report 0.72-0.93; now 0.00-0.17, the share of problems on the other side of the
-rules.) Generation: about 6-14 ms CPU a problem at levels 0-7. The difficulty is twice the incidents plus the refused ones plus half the policies plus two with the
-theft rule.
+near misses: 30 or 31 days ago, costing less than the deductible, more than the limit has left, on the first or
+last day of cover or a day outside it (one policy began and one lapsed in the last thirty days). In every mixed
+problem each part of the rules in play decides an incident on its own (see ``_blinds``: the other holder's policy,
+the filing window and its 30th day, the deductible, the claim that pays nothing, the cap and the limit net of what
+was paid this year and in the conversation, the police report, the coverage period and each of its ends), and no
+incident is one that a rule not in play would decide: a refused incident is drawn for each refusing rule and a filed
+one for the 30th day, the cap, a theft's report and the ends of the cover (4, 5, 7 and 9 incidents at levels 0-3),
+each aimed at a part not yet decided, and a draw the rules without some part would serve alike is drawn again; a
+one-sided problem has an incident for each part its side can decide. (v2 drew incidents as they fell: on 40 seeds a
+level, a policy ignoring the coverage period or excluding one of its end days solved 1.00 of levels 0-5, the other
+holder's policy 0.82-0.97, the filing window 0.40-0.70 or its 30th day 0.93-1.00, the cap 0.55-0.82, the limit net
+of this conversation's claims 0.78-1.00, filing $0.00 claims 0.55-0.82, the police report 0.72-0.93; now
+0.00-0.17, the share of problems on the other side of the rules, with 4, 5, 7, 9 and 10 incidents at levels 0-4,
+where every rule in play at every level took 8-11.) Generation: about 3-13 ms CPU a problem at levels 0-7. The
+difficulty is twice the incidents plus the refused ones plus half the policies plus two for each of the cap, the
+theft rule and the coverage period in play.
 """
 
 from __future__ import annotations
@@ -83,24 +86,28 @@ class InsuranceClaims(ScriptedUser):
     family = "service"
     description = "File a policyholder's claims, reported over several turns, with payouts by coverage, deductible and limit."
     tags = ("service", "multi-turn", "tools", "policy", "dialogue", "agentic")
-    version = 3  # v3: every part of the rules decides an incident in every mixed problem (v2: a twenty-fifth of the
-    # problems refuse every request; v1: a tenth)
+    version = 3  # v3: every part of the rules in play decides an incident in every mixed problem, the cap from level
+    # 1, thefts from level 2, the coverage period from level 3 (v2: a twenty-fifth of the problems refuse every
+    # request; v1: a tenth)
     tool_names = ("find_policyholder", "get_policy", "file_claim")
 
     @dataclass(frozen=True)
     class Config:
         incidents: tuple[int, int]
-        policies: tuple[int, int]
-        theft_rule: bool
+        policies: tuple[int, int]  # the policyholder's own
+        cap_rule: bool  # the payout capped at what is left of the yearly limit
+        theft_rule: bool  # a theft claim needs a police report number
+        coverage_rule: bool  # the incident within the policy's coverage period
         slack: int
 
-    # a mixed problem has a refused incident for each refusing rule and four filed ones (see ``_draw``)
+    # a mixed problem has a refused incident for each refusing rule in play and a filed one for the filing window's
+    # 30th day, the cap, a theft's report and the coverage period's ends (see ``_draw``): 4, 5, 7 and 9 incidents
     presets = (
-        Config((8, 8), (1, 2), False, 3),
-        Config((8, 9), (2, 3), False, 3),
-        Config((9, 9), (2, 3), True, 4),
-        Config((9, 10), (3, 4), True, 4),
-        Config((10, 11), (3, 5), True, 5),
+        Config((3, 4), (1, 2), False, False, False, 3),
+        Config((5, 5), (2, 3), True, False, False, 3),
+        Config((7, 7), (2, 3), True, True, False, 4),
+        Config((9, 9), (3, 4), True, True, True, 4),
+        Config((10, 10), (3, 5), True, True, True, 5),
     )
     growth = Growth(limits={"incidents": (14, 18), "policies": (8, 10), "slack": 10})
 
@@ -132,8 +139,9 @@ class InsuranceClaims(ScriptedUser):
 
         def policy(owner: str, kind: str, edge: str = "") -> str:
             pid = f"{kind[0].upper()}{next(numbers)}"
-            start = TODAY - timedelta(days=rng.randint(40, 300))
-            end = TODAY + timedelta(days=rng.randint(-30, 200))
+            # without the coverage rule in play, the cover is wider than the incidents' days (the last 45) at both ends
+            start = TODAY - timedelta(days=rng.randint(40 if config.coverage_rule else 46, 300))
+            end = TODAY + timedelta(days=rng.randint(-30 if config.coverage_rule else 1, 200))
             if edge == "began":  # within the filing window: a year's cover from then
                 start = TODAY - timedelta(days=rng.randint(1, FILING_DAYS - 1))
                 end = start + timedelta(days=364)
@@ -146,43 +154,49 @@ class InsuranceClaims(ScriptedUser):
                 "paid_cents": rng.randint(0, limit // 100_000) * 50_000}
             return pid
 
-        # one policy began and one lapsed in the last thirty days, for each end of the coverage period to decide a claim
-        began, lapsed, _ = [policy(holder["id"], kind, edge) for kind, edge in
-                            zip(rng.sample(sorted(INCIDENTS), 3), ("began", "lapsed", ""))]
-        for _ in range(rng.randint(*config.policies) - 1):
+        # with the coverage rule, one policy began and one lapsed in the last thirty days, for each end of the
+        # coverage period to decide a claim
+        ends = [policy(holder["id"], kind, edge) for kind, edge in zip(rng.sample(sorted(INCIDENTS), 2),
+                                                                       ("began", "lapsed")) if config.coverage_rule]
+        for _ in range(rng.randint(*config.policies)):
             policy(holder["id"], rng.choice(sorted(INCIDENTS)))
         relatives = policy(relative["id"], rng.choice(sorted(INCIDENTS)))
+        in_play = _blinds(config.cap_rule, config.theft_rule, config.coverage_rule)
         # the parts of the rules that an incident on the problem's side can decide: in a one-sided problem, the
-        # near misses on that side (the limit net of this conversation's claims needs a claim to use it up first)
-        blinds = [b for b in _blinds(config.theft_rule) if side == "mixed"
-                  or ((b in REFUSED) == (side == "all refused") and b != "cap_initial")]
+        # near misses on that side (all filed: the limit net of this conversation's claims too, a claim over it on
+        # a policy claimed before)
+        blinds = [b for b in in_play if side == "mixed" or (b in REFUSED) == (side == "all refused")]
         refusing = [b for b in REFUSING if b in blinds]
-        count = max(rng.randint(*config.incidents), len(refusing) + 4 if side == "mixed" else 0)
+        # filed incidents for the filing window's 30th day, the cap, a theft's report and the ends of the cover (one
+        # of the two decided beside another part)
+        filing = 1 + config.cap_rule + config.theft_rule + config.coverage_rule
+        count = max(rng.randint(*config.incidents), len(refusing) + filing if side == "mixed" else 0)
         sides = draw_sides(rng, count, side)
         if sides is None:
             return None
-        if side == "mixed":  # a refused incident for each refusing rule, and four filed ones for the coverage and payout rules
-            sides = [False] * len(refusing) + [True] * 4 + sides[len(refusing) + 4:]
+        if side == "mixed":  # a refused incident for each refusing rule, and the filed ones
+            sides = [False] * len(refusing) + [True] * filing + sides[len(refusing) + filing:]
             rng.shuffle(sides)
         world = copy.deepcopy(records)
         incidents: list[dict[str, Any]] = []
         undecided = set(blinds)
         for filed in sides:
             # each incident is aimed at the first part of the rules in ORDER not yet decided that an incident on its
-            # side can decide (or the next, should none of the incidents drawn decide it); of those that decide it,
-            # one that decides the most parts is kept. The policies that began or lapsed are kept for the coverage
-            # rule (a claim over their limit would leave nothing to refuse); a policy claimed on earlier is where the
-            # limit net of this conversation's claims, or one used up, decides
-            others = [pid for pid in records["policies"] if pid not in (began, lapsed)]
+            # side can decide (or the next, should none of the incidents drawn decide it); of those that decide it
+            # and no part out of play, one that decides the most parts is kept. The policies that began or lapsed are
+            # kept for the coverage rule (a claim over their limit would leave nothing to refuse); a policy claimed on
+            # earlier is where the limit net of this conversation's claims, or one used up, decides
+            others = [pid for pid in records["policies"] if pid not in ends]
             claimed = [i["policy"] for i in incidents if i["policy"] in others and i["policy"] != relatives]
-            pools = {"holder": [relatives], "coverage": [began, lapsed], "start_open": [began], "end_open": [lapsed],
-                     "coverage_wide": [began, lapsed], "cap_initial": claimed, "file_zero": claimed}
+            pools = {"holder": [relatives], "coverage": ends, "start_open": ends[:1], "end_open": ends[1:],
+                     "coverage_wide": ends, "cap_initial": claimed, "file_zero": claimed}
             aims = [b for b in ORDER if b in undecided and ((b in REFUSED) != filed or b == "cap_initial")]
             for aim in [*aims, None]:
                 pool = pools.get(aim or "") or (others if aim else list(records["policies"]))
                 options = [o for o in (_incident(world, rng, pool, aim, config.theft_rule) for _ in range(OPTIONS))
                            if (_payout(world, o, config.theft_rule, start=records) is not None) == filed]
-                decided = [(o, _decides(world, records, o, config.theft_rule) & undecided) for o in options]
+                parts = [(o, _decides(world, records, o, config.theft_rule)) for o in options]
+                decided = [(o, d & undecided) for o, d in parts if d <= set(in_play)]
                 if any(aim in d for _, d in decided):
                     decided = [(o, d) for o, d in decided if aim in d]
                     break
@@ -209,29 +223,31 @@ class InsuranceClaims(ScriptedUser):
         user.append(rng.choice(CLOSINGS))
         user[0] = f"Hi, I'm {holder['name']} ({holder['email']}). {user[0]}"
         budget = 2 + 2 * count + len(records["policies"]) // 2 + config.slack
-        rules = [
-            "1. File a claim only on a policy held by the caller, never on anyone else's policy.",
-            "2. The incident date must fall within the policy's coverage period (start and end dates included).",
-            f"3. A claim must be filed within {FILING_DAYS} days of the incident (day {FILING_DAYS} included).",
-            "4. The payout is the cost minus the policy's deductible, capped at what is left of its yearly limit "
-            "(the limit minus what it paid this year, including claims filed in this conversation). Do not file a "
-            "claim that would pay nothing.",
-        ]
+        rules = ["File a claim only on a policy held by the caller, never on anyone else's policy."]
+        if config.coverage_rule:
+            rules.append("The incident date must fall within the policy's coverage period (start and end dates "
+                         "included).")
+        rules.append(f"A claim must be filed within {FILING_DAYS} days of the incident (day {FILING_DAYS} included).")
+        rules.append("The payout is the cost minus the policy's deductible" + (
+            ", capped at what is left of its yearly limit (the limit minus what it paid this year, including claims "
+            "filed in this conversation)" if config.cap_rule else "") + ". Do not file a claim that would pay nothing.")
         if config.theft_rule:
-            rules.append("5. A theft claim needs a police report number (ask for it), recorded on the claim; file "
-                         "no theft claim without one.")
-        rules.append(f"{len(rules) + 1}. Tell the caller the number of every claim you file.")
+            rules.append("A theft claim needs a police report number (ask for it), recorded on the claim; file no "
+                         "theft claim without one.")
+        rules.append("Tell the caller the number of every claim you file.")
         prompt = (
-            f"You are an insurance claims agent. Today is {TODAY.isoformat()}. Claim rules:\n" + "\n".join(rules)
+            f"You are an insurance claims agent. Today is {TODAY.isoformat()}. Claim rules:\n"
+            + "\n".join(f"{number}. {rule}" for number, rule in enumerate(rules, 1))
             + "\n\nThe caller will report incidents over several messages: a reply to them without a tool call is a "
             "message they answer, until they have nothing more to report. File the claims the rules allow with the "
-            "right payout (police_report empty unless the claim is a theft), refuse the rest, and do nothing else. "
+            f"right payout (police_report empty{' unless the claim is a theft' if config.theft_rule else ''}), refuse "
+            "the rest, and do nothing else. "
             "When they have nothing more to report, give your final answer: the total payout of the claims filed in "
             "this conversation, in dollars, e.g. <answer>$12.34</answer> (<answer>$0.00</answer> if none).\n\n"
             f"Caller: {user[0]}\n\n" + self.tools_prompt(budget)
         )
-        data = {"records": records, "incidents": incidents, "theft_rule": config.theft_rule, "user": user,
-                "budget": budget}
+        data = {"records": records, "incidents": incidents, "cap_rule": config.cap_rule,
+                "theft_rule": config.theft_rule, "coverage_rule": config.coverage_rule, "user": user, "budget": budget}
         return Problem(prompt=prompt, answer=dollars(sum(p or 0 for p in payouts)), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
@@ -245,7 +261,7 @@ class InsuranceClaims(ScriptedUser):
         data = problem.data
         _, payouts = _serve(data["records"], data["incidents"], data["theft_rule"])
         return (2 * len(payouts) + sum(p is None for p in payouts) + len(data["records"]["policies"]) / 2
-                + 2 * data["theft_rule"])
+                + 2 * (data["cap_rule"] + data["theft_rule"] + data["coverage_rule"]))
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         return judge_dollars(problem, answer)
@@ -279,18 +295,19 @@ class InsuranceClaims(ScriptedUser):
         return [*replies, problem.answer or "$0.00"]
 
 
-def _blinds(theft_rule: bool) -> tuple[str, ...]:
-    """The parts of the rules a policy might leave out or misread, each named as :func:`_payout` reads ``blind``:
-    another holder's policy (``holder``); the coverage period ignored, its start or its end day excluded
-    (``start_open``, ``end_open``) or a day wider at each end (``coverage_wide``); the filing window ignored, 29
-    days or 31 days; the payout without the deductible, without the cap, with the cap taken before the deductible
-    (``cap_first``), against the whole limit (``cap_limit``) or against what was paid before the conversation
-    (``cap_initial``); a claim that pays nothing filed at $0.00 (``file_zero``); and from level 2 a theft filed
+def _blinds(cap_rule: bool, theft_rule: bool, coverage_rule: bool) -> tuple[str, ...]:
+    """The parts of the rules in play a policy might leave out or misread, each named as :func:`_payout` reads
+    ``blind``: another holder's policy (``holder``); the filing window ignored, 29 days or 31 days; the payout
+    without the deductible; a claim that pays nothing filed at $0.00 (``file_zero``); from level 1 the payout
+    without the cap, with the cap taken before the deductible (``cap_first``), against the whole limit
+    (``cap_limit``) or against what was paid before the conversation (``cap_initial``); from level 2 a theft filed
     without a police report (``theft``), no theft filed (``theft_never``), or the report number not recorded
-    (``report_unrecorded``)."""
-    return (("holder", "coverage", "start_open", "end_open", "coverage_wide", "window", "window_29", "window_31",
-             "no_deductible", "no_cap", "cap_first", "cap_limit", "cap_initial", "file_zero")
-            + (("theft", "theft_never", "report_unrecorded") if theft_rule else ()))
+    (``report_unrecorded``); from level 3 the coverage period ignored, its start or its end day excluded
+    (``start_open``, ``end_open``) or a day wider at each end (``coverage_wide``)."""
+    return (("holder", "window", "window_29", "window_31", "no_deductible", "file_zero")
+            + (("no_cap", "cap_first", "cap_limit", "cap_initial") if cap_rule else ())
+            + (("theft", "theft_never", "report_unrecorded") if theft_rule else ())
+            + (("coverage", "start_open", "end_open", "coverage_wide") if coverage_rule else ()))
 
 
 def _incident(records: Records, rng: random.Random, pool: list[str], aim: str | None,
@@ -310,12 +327,15 @@ def _incident(records: Records, rng: random.Random, pool: list[str], aim: str | 
     deductible, left = terms["deductible_cents"], max(terms["limit_cents"] - terms["paid_cents"], 0)
     over = deductible + left + rng.randint(1, 300) * 1_000  # over what is left of the yearly limit
     under = deductible - rng.randint(1, deductible // 1_000 - 1) * 1_000
-    if aim in EDGES[1:]:  # under half what is left, keeping the rest for the policy's other coverage incidents
-        cost = deductible + rng.randint(1, max(1, min(400, left // 2_000))) * 1_000
+    # a payout under half what is left, keeping the rest for the policy's other incidents: only the incidents aimed
+    # at the cap use a policy up
+    within = deductible + rng.randint(1, max(1, min(400, left // 2_000))) * 1_000
+    if aim in EDGES[1:]:
+        cost = within
     elif aim in ("no_cap", "cap_first", "cap_limit", "cap_initial"):
         cost = over
     else:
-        cost = rng.choice((deductible + rng.randint(1, 400) * 1_000, under, over))
+        cost = rng.choice((within, under))
     thefts = ("theft", "theft_never", "report_unrecorded")  # a theft without a report, or with one
     theft = theft_rule and (aim in thefts or rng.random() < 0.35)
     reported = aim != "theft" and (aim in thefts or rng.random() < 0.6)
@@ -368,9 +388,11 @@ def _claim(records: Records, start: Records, incident: dict[str, Any], theft_rul
 
 
 def _decides(records: Records, start: Records, incident: dict[str, Any], theft_rule: bool) -> set[str]:
-    """The parts of the rules whose absence would change the claim filed for ``incident`` on ``records``."""
+    """The parts of the rules, in play or not, whose absence would change the claim filed for ``incident`` on
+    ``records`` (a part not in play must decide none)."""
     claim = _claim(records, start, incident, theft_rule)
-    return {blind for blind in _blinds(theft_rule) if _claim(records, start, incident, theft_rule, blind) != claim}
+    return {blind for blind in _blinds(True, theft_rule, True)
+            if _claim(records, start, incident, theft_rule, blind) != claim}
 
 
 def _serve_one(records: Records, start: Records, incident: dict[str, Any], theft_rule: bool,
