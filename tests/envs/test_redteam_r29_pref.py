@@ -17,9 +17,11 @@ LOWER_IS_BETTER = {"price", "distance"}
 
 
 def _acceptable(data: dict) -> list[int]:
-    """The rentals with every must-have: what asking each feature tells a player (the weights stay unknown)."""
+    """The rentals with every must-have and no deal-breaker (v7): what asking each feature tells a player (the weights
+    stay unknown)."""
     needs = [feature for feature, need in data["needs"].items() if need]
-    return [i for i, row in enumerate(data["rentals"]) if all(row[f] for f in needs)]
+    refuses = [feature for feature, refused in data["refuses"].items() if refused]
+    return [i for i, row in enumerate(data["rentals"]) if all(row[f] for f in needs) and not any(row[f] for f in refuses)]
 
 
 def _equal_weights(data: dict) -> int:
@@ -70,9 +72,9 @@ def test_the_must_haves_leave_several_possible_favourites() -> None:
         for problem in _problems(level, 5):
             data = problem.data
             base = {key: data[key] for key in ("labels", "numeric", "features", "rentals")}
-            _, needs_of, favourite_of, valid = module._users(base)
-            needs = np.array([data["needs"][f] for f in data["features"]], dtype=bool)
-            same = valid & (needs_of == needs[None, :]).all(axis=1)
+            _, stances_of, favourite_of, valid = module._users(base)  # v7: a stance per feature (1, 0 or -1)
+            stances = np.array([int(data["needs"][f]) - int(data["refuses"][f]) for f in data["features"]])
+            same = valid & (stances_of == stances[None, :]).all(axis=1)
             assert len(set(favourite_of[same].tolist())) >= source.level_config(level).favourites, (level, problem.seed)
 
 

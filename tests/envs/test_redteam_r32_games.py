@@ -24,9 +24,11 @@ SHOPS = make_source("web/checkout")
 # --- interactive/preference_elicitation: the must-haves decide -----------------------------------------------------
 
 def _best_by_weights(data: dict[str, Any], required: list[str]) -> int:
-    """The rental the user's weights prefer among those with every feature in ``required`` (ties: the earlier)."""
+    """The rental the user's weights prefer among those with every feature in ``required`` and none of the user's
+    deal-breakers (v7; ties: the earlier)."""
     rentals = data["rentals"]
-    pool = [i for i in range(len(rentals)) if all(rentals[i][f] for f in required)]
+    pool = [i for i in range(len(rentals)) if all(rentals[i][f] for f in required)
+            and not any(rentals[i][f] for f, refused in data["refuses"].items() if refused)]
     return max(pool, key=lambda i: (sum(w * _position(data, i, a) for a, w in data["weights"].items()), -i),
                default=-1)
 

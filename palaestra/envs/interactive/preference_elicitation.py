@@ -3,10 +3,10 @@
 The prompt lists holiday rentals with numeric attributes (price per night, distance to the
 beach, rating, size) and yes/no features (pool, pets allowed, parking). The simulated user has
 hidden preferences: a weight from 0 to 3 for each numeric attribute (not at all, a little,
-somewhat, a lot) and, for each feature, whether it is a must-have. Its score for a rental is
+somewhat, a lot) and, for each feature, whether it is a must-have, a deal-breaker or does not matter. Its score for a rental is
 the sum over attributes of weight times where the rental falls between the worst and the best
 value on offer (0 to 1; cheaper and closer are better); its favourite is the best-scoring
-rental with every must-have. The prompt states this rule; the weights and must-haves are what
+rental with every must-have and no deal-breaker. The prompt states this rule; the weights and must-haves are what
 the model must find out. Each turn the model writes one command:
 
 - ``ask ATTRIBUTE`` (``ask price``, ``ask pool``): the user says how much it cares;
@@ -65,13 +65,27 @@ version 5's ``Config.favourites`` possible favourites per set on these tables. T
 win 0.31, 0.25, 0.19, 0.20, 0.12 (equal weights), 0.33, 0.26, 0.19, 0.19, 0.17 (cheapest), 0.25, 0.21, 0.19, 0.12,
 0.11 (first) and 0.30, 0.25, 0.18, 0.12, 0.12 (last).
 
+Version 7 (red team r35): knowing the weights and assuming every feature a must-have still won 0.77, 0.81, 0.85,
+0.72, 0.47 (levels 0-4, 100 seeds). A feature can now also be a deal-breaker (``ask pets``: "I will not take a
+rental with pets allowed"), the favourite is the best-scoring rental with every must-have and no deal-breaker,
+rentals have each feature six times in ten, a table is kept only when neither assuming every feature a must-have
+nor every one a deal-breaker wins more than ``ASSUMED_SHARE`` of its draws, and level 2 offers nine rentals (eight
+left too few sets of stances with five possible favourites). Before -> after, levels 0-4, seeds 0-99: every feature
+a must-have 0.77, 0.81, 0.85, 0.72, 0.47 -> 0.21, 0.27, 0.25, 0.25, 0.16; none matters 0.00, 0.00, 0.01, 0.04, 0.00
+-> 0.00, 0.02, 0.02, 0.10, 0.05; every one a deal-breaker 0.00, 0.00, 0.01, 0.01, 0.00 -> 0.01, 0.02, 0.01, 0.05,
+0.04; the favourite of most users at turn one 0.10, 0.12, 0.07, 0.06, 0.08 -> 0.09, 0.09, 0.05, 0.04, 0.00; the
+likeliest fixed label 0.26, 0.19, 0.18, 0.17, 0.14 -> 0.30, 0.20, 0.15, 0.14, 0.12; after asking the features, equal
+weights 0.31, 0.25, 0.19, 0.20, 0.12 -> 0.35, 0.24, 0.24, 0.21, 0.12, the first 0.25, 0.21, 0.19, 0.12, 0.11 -> 0.32,
+0.21, 0.16, 0.16, 0.12, the last 0.30, 0.25, 0.18, 0.12, 0.12 -> 0.23, 0.28, 0.18, 0.22, 0.10, the cheapest 0.33,
+0.26, 0.19, 0.19, 0.17 -> 0.31, 0.23, 0.20, 0.22, 0.14. The honest player still wins every game within the budget.
+
 Levels add rentals and attributes and cut the budget. The difficulty measure is the number of
 rentals times attributes, per turn of the budget.
 
-Generation speed: about 1-8 ms of CPU a problem (version 5: 1 to 4; the must-haves' sets of possible favourites
-are smaller, so more tables are redrawn). Each draw scores every possible
-user (up to 2,040 weight and must-have combinations) against the table to know each must-have set's possible
-favourites, and tables with too few of them are redrawn.
+Generation speed: about 5-32 ms of CPU a problem (version 6: 1-8; three stances per feature triple the users, and
+tables that let an assumption win are redrawn). Each draw scores every possible user (up to 6,885 weight and stance
+combinations) against the table to know each set of stances' possible favourites, and tables with too few of them
+are redrawn.
 """
 
 from __future__ import annotations
@@ -96,19 +110,22 @@ NUMERIC = {  # attribute: (unit text, True when lower is better, low, high)
 FEATURES = ("pool", "pets", "parking")
 WEIGHT_WORDS = ("not at all", "a little", "somewhat", "a lot")
 MARGIN = 0.15
-FEATURE_SHARE = 0.7  # how often a rental has each feature (version 6; 0.8 in version 5, 0.5 before)
+FEATURE_SHARE = 0.6  # how often a rental has each feature (version 7: deal-breakers need rentals without it; 0.7 in
+# version 6, 0.8 in version 5)
 BLIND_EDGE = 0.08  # what a recommendation at turn one may win above chance, on any table (version 3)
-NO_NEED_ODDS = 0.1  # how often the user has no must-have, where the table allows it (version 6; 1 in 2 to 8 before)
+NO_NEED_ODDS = 0.1  # how often no feature matters to the user, where the table allows it (version 6; 1 in 2 to 8 before)
+ASSUMED_SHARE = 0.4  # what assuming every feature a must-have (or a deal-breaker) may win, on any table (version 7)
+STANCES = (0, 1, -1)  # a user's stance on a feature: does not matter, a must-have, a deal-breaker (version 7)
 
 
 @register
 class PreferenceElicitation(MultiTurnTask):
     id = "interactive/preference_elicitation"
     family = "interactive"
-    description = "Find a simulated user's favourite rental by asking about its hidden weights and must-haves."
+    description = "Find a simulated user's favourite rental by asking about its hidden weights, must-haves and deal-breakers."
     tags = ("interactive", "multi-turn", "dialogue", "user-simulation")
     hidden_information = True
-    version = 6  # v6: the must-haves decide (ignoring them, or assuming them all, paid)
+    version = 7  # v7: deal-breakers (assuming every feature a must-have paid); v6: the must-haves decide
     public_keys = ("labels", "numeric", "features", "rentals")  # the prompt's table
 
     @dataclass(frozen=True)
@@ -122,7 +139,7 @@ class PreferenceElicitation(MultiTurnTask):
     presets = (
         Config(5, 2, 2, 5, 3),
         Config(6, 3, 2, 6, 4),
-        Config(8, 3, 2, 6, 5),
+        Config(9, 3, 2, 6, 5),
         Config(10, 4, 2, 8, 5),
         Config(12, 4, 3, 8, 6),
     )
@@ -136,19 +153,21 @@ class PreferenceElicitation(MultiTurnTask):
         def draw() -> dict[str, Any] | None:
             rentals = [_rental(rng, numeric, features) for _ in labels]
             base = {"labels": labels, "numeric": numeric, "features": features, "rentals": rentals}
-            weights_of, needs_of, favourite_of, valid = _users(base)
+            weights_of, stances_of, favourite_of, valid = _users(base)
             # Version 5: a rule that learns the must-haves and ignores the weights (the best acceptable rental with
             # equal weights, the cheapest, the first) won 0.31-0.64 per level. Each must-have set whose users the
             # draw allows is equally likely, and the favourite is drawn uniformly among that set's users' possible
             # favourites, of which there are at least ``config.favourites``: such a rule wins about one in that
             # many. A must-have always rules out the rental the user would pick without it, and a recommendation
             # at turn one wins at most chance plus ``BLIND_EDGE`` (one in ``config.favourites`` at level 0).
-            sets = 1 << len(features)
-            group = needs_of @ (1 << np.arange(len(features)))  # each user's must-have set, as a number
-            free = favourite_of[np.arange(len(group)) // sets * sets]  # the same weights' favourite with no must-have
+            # Version 7: a must-have set is a stance per feature, and a stance that matters rules out the favourite
+            # of the same weights with none (``_users`` lists each weight vector's stances together, none first).
+            sets = len(STANCES) ** len(features)
+            group = np.arange(len(favourite_of)) % sets  # each user's stances, as a number
+            free = favourite_of[np.arange(len(group)) // sets * sets]  # the same weights' favourite with no stance
             has = np.array([[row[f] for f in features] for row in rentals], dtype=bool).reshape(len(rentals), -1)
-            valid = valid & ((group == 0) | (needs_of & ~has[free]).any(axis=1))
-            options: dict[int, list[int]] = {}  # a must-have set: its users' possible favourites
+            valid = valid & ((group == 0) | ~_allows(stances_of, has[free]))
+            options: dict[int, list[int]] = {}  # a set of stances: its users' possible favourites
             for key in range(sets):
                 found = np.flatnonzero(np.bincount(favourite_of[valid & (group == key)], minlength=len(labels)))
                 if len(found) >= config.favourites:
@@ -161,13 +180,27 @@ class PreferenceElicitation(MultiTurnTask):
                 blind[possible] += odds[key] / len(possible)
             if blind.max() > max(1 / len(labels) + BLIND_EDGE, 1 / config.favourites + 1e-9):
                 return None
+            # Version 7: knowing the weights and assuming every feature a must-have (or every one a deal-breaker)
+            # won 0.47-0.85 of version 6's games; a table is kept only when neither wins more than ``ASSUMED_SHARE``
+            # of the draws it allows (the favourite evenly among its set's possible favourites, then the user).
+            for stance in (1, -1):
+                assumed = favourite_of[np.arange(len(group)) // sets * sets + _stance_index(stance, len(features))]
+                wins = 0.0
+                for key, possible in options.items():
+                    mine = valid & (group == key)
+                    chosen = favourite_of[mine]
+                    hits = np.bincount(chosen, weights=assumed[mine] == chosen, minlength=len(labels))
+                    wins += odds[key] * float(np.mean(hits[possible] / np.bincount(chosen)[possible]))
+                if wins > ASSUMED_SHARE:
+                    return None
             key = rng.choices(list(odds), weights=list(odds.values()))[0]
             favourite = rng.choice(options[key])
             users = np.flatnonzero(valid & (group == key) & (favourite_of == favourite))
             user = int(users[rng.randrange(len(users))])
             weights = {a: int(weights_of[user][k]) for k, a in enumerate(numeric)}
-            needs = {f: bool(needs_of[user][k]) for k, f in enumerate(features)}
-            data = {**base, "weights": weights, "needs": needs, "turns": config.turns}
+            needs = {f: bool(stances_of[user][k] == 1) for k, f in enumerate(features)}
+            refuses = {f: bool(stances_of[user][k] == -1) for k, f in enumerate(features)}
+            data = {**base, "weights": weights, "needs": needs, "refuses": refuses, "turns": config.turns}
             ranked = sorted(((_score(data, i), i) for i in range(len(rentals)) if _acceptable(data, i)), reverse=True)
             if len(ranked) < 2 or ranked[0][0] - ranked[1][0] < MARGIN or ranked[0][1] != favourite:
                 return None
@@ -177,7 +210,7 @@ class PreferenceElicitation(MultiTurnTask):
             data["favourite"] = favourite
             return data
 
-        data = retry(draw, attempts=400, what="a user with a clear favourite")
+        data = retry(draw, attempts=2000, what="a user with a clear favourite")
         header = " | ".join(["rental", *(f"{a} ({NUMERIC[a][0]})" for a in numeric), *features])
         lines = [" | ".join([label, *(_value_text(a, row[a]) for a in numeric),
                              *("yes" if row[f] else "no" for f in features)]) for label, row in zip(labels, data["rentals"])]
@@ -187,8 +220,9 @@ class PreferenceElicitation(MultiTurnTask):
             f"{', '.join(numeric)} it has a weight: 0 (does not care), 1 (a little), 2 (somewhat) or 3 (a lot). It "
             "scores a rental by adding, for each of those, its weight times where the rental falls between the "
             "worst and the best value in the list (0 to 1; a lower price and a shorter distance are better, a "
-            f"higher rating and size are better). Some of the features ({', '.join(features)}) may be must-haves. "
-            "Its favourite is the highest-scoring rental with every must-have.\n\n"
+            f"higher rating and size are better). Each feature ({', '.join(features)}) may be a must-have, a "
+            "deal-breaker (the user will not take a rental with it) or not matter. Its favourite is the "
+            "highest-scoring rental with every must-have and no deal-breaker.\n\n"
             "Each turn, write one command: ask ATTRIBUTE (e.g. ask price) to hear how much the user cares about it, "
             "or recommend X to make your "
             f"final recommendation. You have {config.turns} turns; an unreadable command costs a turn."
@@ -200,10 +234,11 @@ class PreferenceElicitation(MultiTurnTask):
 
     def difficulty(self, problem: Problem) -> float:
         """Rentals times attributes per turn, plus a tenth of the total weight of the preferences (how many
-        trade-offs the questions must pin down) and the needs that must hold."""
+        trade-offs the questions must pin down) and the must-haves and deal-breakers that must hold."""
         data = problem.data
         base = len(data["rentals"]) * (len(data["numeric"]) + len(data["features"])) / data["turns"]
-        return base + sum(data["weights"].values()) / 10 + sum(bool(v) for v in data["needs"].values()) / 2
+        stances = sum(data["needs"].values()) + sum(data["refuses"].values())
+        return base + sum(data["weights"].values()) / 10 + stances / 2
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {}
@@ -228,7 +263,8 @@ class PreferenceElicitation(MultiTurnTask):
         return f"recommend {problem.answer}"
 
     def heuristics(self) -> dict[str, Any]:
-        """Rules that ask every feature (the must-haves), ignore the weights and recommend an acceptable rental."""
+        """Rules that ask every feature (must-have, deal-breaker or neither), ignore the weights and recommend an
+        acceptable rental."""
 
         def after_the_features(pick: Any) -> Any:
             def policy(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
@@ -237,9 +273,10 @@ class PreferenceElicitation(MultiTurnTask):
                 for feature in data["features"]:
                     if feature not in heard:
                         return f"ask {feature}"
-                needs = [f for f in data["features"] if heard[f].startswith('The user says: "I must')]
+                stances = [_stance(heard[f]) for f in data["features"]]
                 rentals = data["rentals"]
-                acceptable = [i for i in range(len(rentals)) if all(rentals[i][f] for f in needs)] or [0]
+                acceptable = [i for i, row in enumerate(rentals)
+                              if _allows(np.array(stances), np.array([row[f] for f in data["features"]]))] or [0]
                 return f"recommend {data['labels'][pick(data, acceptable)]}"
 
             return policy
@@ -256,19 +293,18 @@ class PreferenceElicitation(MultiTurnTask):
         }
 
     def honest_move(self, view: View) -> str:
-        """Keep the users (weights and must-haves) every answer so far allows; recommend once they all share a
+        """Keep the users (weights and stances) every answer so far allows; recommend once they all share a
         favourite, else ask the question whose worst answer leaves the fewest possible favourites."""
         base = {key: view.public[key] for key in ("labels", "numeric", "features", "rentals")}
         labels, numeric, features, rentals = base["labels"], base["numeric"], base["features"], base["rentals"]
         w, n, favourite, _ = _users(base)
         has = np.array([[rentals[i][f] for f in features] for i in range(len(rentals))], dtype=bool)
-        acceptable = ~(n[:, None, :] & ~has[None, :, :]).any(axis=2)  # users x rentals
-        alive = acceptable.any(axis=1)
+        alive = _allows(n[:, None, :], has[None, :, :]).any(axis=1)  # users some rental suits
 
         def reply(question: tuple[str, ...]) -> np.ndarray:
             attribute = question[1]
             if attribute in features:
-                return n[:, features.index(attribute)].astype(int)
+                return n[:, features.index(attribute)]
             return w[:, numeric.index(attribute)]
 
         for move, observation in view.history:
@@ -276,7 +312,7 @@ class PreferenceElicitation(MultiTurnTask):
             if not question or question[0] == "recommend" or not observation.startswith("The user says"):
                 continue
             if question[1] in features:
-                heard = int(observation.startswith('The user says: "I must'))
+                heard = _stance(observation)
             else:
                 heard = int(observation.split("(weight ")[1][0])
             alive &= reply(question) == heard
@@ -295,7 +331,7 @@ class PreferenceElicitation(MultiTurnTask):
 
 
 def _set_odds(keys: list[int]) -> dict[int, float]:
-    """How likely each must-have set in ``keys`` is drawn: no must-have at all (where ignoring the must-haves wins)
+    """How likely each set of stances in ``keys`` is drawn: no feature mattering (where ignoring the features wins)
     ``NO_NEED_ODDS``, the others evenly; none when only that one is on offer (version 6)."""
     needing = [key for key in keys if key]
     if not needing:
@@ -320,20 +356,38 @@ def _rental(rng: random.Random, numeric: list[str], features: list[str]) -> dict
     return row
 
 
+def _allows(stances: np.ndarray, has: np.ndarray) -> np.ndarray:
+    """Whether rentals with features ``has`` suit users with ``stances`` (one per feature, last axis; broadcast):
+    every must-have present and no deal-breaker."""
+    return ~(((stances == 1) & ~has) | ((stances == -1) & has)).any(axis=-1)
+
+
+def _stance_index(stance: int, features: int) -> int:
+    """The place, among a weight vector's users in ``_users``, of the one with ``stance`` on every feature."""
+    return list(itertools.product(STANCES, repeat=features)).index((stance,) * features)
+
+
+def _stance(observation: str) -> int:
+    """The stance (as in ``STANCES``) a reply of :func:`_reply` to a feature question states."""
+    if observation.startswith('The user says: "I must'):
+        return 1
+    return -1 if observation.startswith('The user says: "I will not') else 0
+
+
 def _users(base: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every user (weights, must-haves; one per row) for the table ``base``, each one's favourite (ties: the earlier
-    label), and whether the generator may draw it (a weight above 0, a favourite ahead by ``MARGIN``, not the best
-    on every attribute it weighs)."""
+    """Every user (weights, then a stance per feature as in ``STANCES``; one per row, each weight vector's stances
+    together with none first) for the table ``base``, each one's favourite (ties: the earlier label), and whether
+    the generator may draw it (a weight above 0, a favourite ahead by ``MARGIN``, not the best on every attribute
+    it weighs)."""
     labels, numeric, features, rentals = base["labels"], base["numeric"], base["features"], base["rentals"]
     positions = np.array([[_position(base, i, a) for a in numeric] for i in range(len(rentals))])
     has = np.array([[rentals[i][f] for f in features] for i in range(len(rentals))], dtype=bool)
     weights = np.array([w for w in itertools.product(range(4), repeat=len(numeric)) if any(w)])
-    needs = np.array(list(itertools.product((False, True), repeat=len(features))), dtype=bool).reshape(
-        -1, len(features))
-    w = np.repeat(weights, len(needs), axis=0)
-    n = np.tile(needs, (len(weights), 1))
+    stances = np.array(list(itertools.product(STANCES, repeat=len(features)))).reshape(-1, len(features))
+    w = np.repeat(weights, len(stances), axis=0)
+    n = np.tile(stances, (len(weights), 1))
     scores = w @ positions.T  # users x rentals
-    acceptable = ~(n[:, None, :] & ~has[None, :, :]).any(axis=2)
+    acceptable = _allows(n[:, None, :], has[None, :, :])
     rank = acceptable * 1000.0 + scores - np.arange(len(labels))[None, :] * 1e-6
     favourite = rank.argmax(axis=1)
     masked = np.where(acceptable, scores, -np.inf)
@@ -345,12 +399,15 @@ def _users(base: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
 
 
 def _reply(data: dict[str, Any], question: tuple[str, ...]) -> str:
-    """What a user with ``data``'s weights and must-haves says to an ask question (as ``play`` does)."""
+    """What a user with ``data``'s weights and stances says to an ask question (as ``play`` does)."""
     attribute = question[1]
     if attribute in data["features"]:
-        need = data["needs"][attribute]
-        said = (f"I must have {_feature_text(attribute)}." if need
-                else f"{_feature_text(attribute).capitalize()} does not matter to me.")
+        if data["needs"][attribute]:
+            said = f"I must have {_feature_text(attribute)}."
+        elif data["refuses"][attribute]:
+            said = f"I will not take a rental with {_feature_text(attribute)}."
+        else:
+            said = f"{_feature_text(attribute).capitalize()} does not matter to me."
     else:
         weight = data["weights"][attribute]
         said = f"I care about {attribute} {WEIGHT_WORDS[weight]} (weight {weight})."
@@ -380,7 +437,9 @@ def _score(data: dict[str, Any], index: int) -> float:
 
 
 def _acceptable(data: dict[str, Any], index: int) -> bool:
-    return all(data["rentals"][index][f] for f in data["features"] if data["needs"][f])
+    row = data["rentals"][index]
+    return all(row[f] for f in data["features"] if data["needs"][f]) and not any(
+        row[f] for f in data["features"] if data["refuses"][f])
 
 
 # Words a grader reads past before a command ("I recommend C", "My final recommendation is C"); never "not".
