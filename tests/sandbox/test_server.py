@@ -112,7 +112,8 @@ def test_a_crashed_server_is_restarted_transparently() -> None:
         assert first is not None
         os.kill(first, signal.SIGKILL)
         assert backend.run("print(2)").stdout == "2\n"
-        assert backend.server_pid not in (None, first)
+        second, generation = backend.server_pid, backend.generation
+        assert second is not None and second != first
         # A request in flight when the server dies is retried on a new one. The job outlives the kill by a
         # margin a busy host cannot eat (stop 56's CI failed this with a 0.4 s job killed at 0.2 s; the
         # result is printed should it fail again).
@@ -120,8 +121,8 @@ def test_a_crashed_server_is_restarted_transparently() -> None:
             pending = pool.submit(backend.run, "import time\ntime.sleep(2)\nprint('done')")
             time.sleep(0.5)
             doomed = backend.server_pid
-            assert doomed is not None
-            os.kill(doomed, signal.SIGKILL)
+            assert doomed == second and backend.generation == generation, "the server restarted before the kill"
+            os.kill(second, signal.SIGKILL)
             result = pending.result()
             assert result.stdout == "done\n", result
             assert backend.server_pid not in (None, doomed)
