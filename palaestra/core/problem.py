@@ -16,6 +16,7 @@ Example::
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 from dataclasses import dataclass, field
@@ -160,3 +161,29 @@ class Verdict:
 
 _RIGHT = Verdict(1.0, True, True, "correct")
 _WRONG = Verdict(0.0, False, True, "incorrect")
+
+
+_SCALARS = (str, int, float, bool, type(None))  # immutable: a copy may share them
+
+
+def copy_data(value: Any) -> Any:
+    """A deep copy of JSON-native data (a problem's ``data``, an episode's records) that the copy shares nothing
+    mutable with.
+
+    Several times faster than :func:`copy.deepcopy` on such data (which the multi-turn service envs copy on every
+    tool call); anything that is not a dict, a list or a scalar is left to :func:`copy.deepcopy`.
+
+    >>> records = {"slots": [{"id": "a", "held": None}], "now": 1}
+    >>> copied = copy_data(records)
+    >>> copied == records, copied["slots"][0] is records["slots"][0]
+    (True, False)
+    """
+    kind = type(value)
+    if kind is dict:
+        return {key: copy_data(item) for key, item in value.items()}
+    if kind is list:
+        return [copy_data(item) for item in value]
+    if kind in _SCALARS:
+        return value
+    return copy.deepcopy(value)
+

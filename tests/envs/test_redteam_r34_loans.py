@@ -12,6 +12,7 @@ those policies now solves at most the share of problems whose requests are all o
 
 from __future__ import annotations
 
+import copy
 from datetime import date
 from typing import Any
 
@@ -64,7 +65,7 @@ def test_levels_0_to_2_test_the_renewal_cap_and_the_holds_in_every_problem_with_
         for seed in range(40):
             problem = LOANS.sample(level, seed)
             records, patron_id = problem.data["records"], next(iter(problem.data["records"]["patrons"]))
-            world, tested, refused = loans_env.copy.deepcopy(records), set(), False
+            world, tested, refused = copy.deepcopy(records), set(), False
             for request in problem.data["requests"]:
                 tested |= loans_env._tests(world, patron_id, request, problem.data["rules"])
                 if loans_env._allowed(world, patron_id, request, problem.data["rules"]):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import palaestra
 from palaestra.core.registry import make_source
 from palaestra.envs.service import access_requests as ar
@@ -179,7 +181,7 @@ def test_subscription_serving_everything_or_nothing_rarely_pays() -> None:
     everything = nothing = 0
     for seed in range(40):
         problem = SUBSCRIPTIONS.sample(4, seed)
-        records = sc.copy.deepcopy(problem.data["records"])
+        records = copy.deepcopy(problem.data["records"])
         replies = [call(name, **arguments) for request in problem.data["requests"]
                    for name, arguments in sc._serve(records, request, problem.data["rules"])]
         everything += play(SUBSCRIPTIONS, problem, [*replies, dollars(ledger_net(records["ledger"]))]).verdict.correct
@@ -225,7 +227,7 @@ def test_airline_serving_everything_or_nothing_rarely_pays() -> None:
     everything = nothing = 0
     for seed in range(40):
         problem = AIRLINE.sample(4, seed)
-        records = ac.copy.deepcopy(problem.data["records"])
+        records = copy.deepcopy(problem.data["records"])
         replies = [call(name, **arguments) for request in problem.data["requests"]
                    for name, arguments in ac._serve(records, request, problem.data["rules"])]
         everything += play(AIRLINE, problem, [*replies, dollars(ledger_net(records["ledger"]))]).verdict.correct
@@ -244,10 +246,10 @@ def test_airline_hand_checked_fees() -> None:
         "bookings": {"R": {"flight": "A1", "cabin": "economy", "fare": "standard", "paid_cents": 20_000,
                            "booked_at": "2024-04-01T10:00", "status": "confirmed"}}, "ledger": []}
     rules = {"upgrades": True, "same_day": True, "cancels": True, "cutoff": True}
-    same_day = ac.copy.deepcopy(records)
+    same_day = copy.deepcopy(records)
     ac._serve(same_day, {"kind": "change", "booking": "R", "flight": "A2"}, rules)
     assert same_day["ledger"] == [{"booking": "R", "kind": "charge", "amount_cents": 5_000}]  # no fee; +$50.00
-    later = ac.copy.deepcopy(records)
+    later = copy.deepcopy(records)
     ac._serve(later, {"kind": "change", "booking": "R", "flight": "A3"}, rules)
     assert later["ledger"] == [{"booking": "R", "kind": "charge", "amount_cents": 7_500}]  # fee; no refund of $50
     records["bookings"]["R"]["fare"] = "flex"
@@ -273,7 +275,7 @@ def test_access_granting_everything_or_nothing_rarely_pays() -> None:
     everything = nothing = 0
     for seed in range(40):
         problem = ACCESS.sample(3, seed)
-        records = ar.copy.deepcopy(problem.data["records"])
+        records = copy.deepcopy(problem.data["records"])
         replies = [call("grant_role", person_id=r["person"], role=r["role"],
                         expires=ar._grant(records, r, problem.data["rules"])) for r in problem.data["requests"]]
         count = len(problem.data["requests"])
@@ -316,7 +318,7 @@ def test_clinic_booking_everything_or_nothing_rarely_pays() -> None:
     everything = nothing = 0
     for seed in range(40):
         problem = CLINIC.sample(3, seed)
-        records = ca.copy.deepcopy(problem.data["records"])
+        records = copy.deepcopy(problem.data["records"])
         patient_id = next(iter(records["patients"]))
         replies = []
         for request in problem.data["requests"]:

@@ -100,12 +100,23 @@ def test_reverify_rescores_transcripts_and_reports_what_changed(tmp_path: Path,
     assert len((again / "transcripts.jsonl").read_text().splitlines()) == 24
 
 
+EXPORT_LEVELS, EXPORT_SEEDS = (0, 4), (7, 8)
+
+
+@pytest.fixture(scope="module")
+def every_env_problems() -> dict[tuple[str, int, int], Problem]:
+    """What the export of every env at levels 0 and 4, seeds 7 and 8 must hold: generated once for the three formats."""
+    return {(env_id, level, seed): sample(env_id, level, seed)
+            for env_id in registry.ids() for level in EXPORT_LEVELS for seed in EXPORT_SEEDS}
+
+
 @pytest.mark.parametrize("kind, suffix", [("hf", ".parquet"), ("verl", ".parquet"), ("openrlhf", ".jsonl")])
-def test_export_command_writes_every_env(kind: str, suffix: str, tmp_path: Path) -> None:
+def test_export_command_writes_every_env(kind: str, suffix: str, tmp_path: Path,
+                                         every_env_problems: dict[tuple[str, int, int], Problem]) -> None:
     pytest.importorskip("pyarrow")
     out = tmp_path / f"data{suffix}"
     ids = registry.ids()  # every env: some problems' data hold lists of mixed types, which Arrow cannot type
-    assert main(["export", kind, "--envs", *ids, "--levels", "0", "4", "--seeds", "2", "--first-seed", "7",
+    assert main(["export", kind, "--envs", *ids, "--levels", *map(str, EXPORT_LEVELS), "--seeds", "2", "--first-seed", "7",
                  "--out", str(out)]) == 0
     if suffix == ".parquet":
         import pyarrow.parquet as pq
@@ -113,8 +124,8 @@ def test_export_command_writes_every_env(kind: str, suffix: str, tmp_path: Path)
         rows = pq.read_table(out).to_pylist()
     else:
         rows = [json.loads(line) for line in out.read_text().splitlines()]
-    assert len(rows) == 4 * len(ids)
+    assert len(rows) == len(every_env_problems) == 4 * len(ids)
     key = {"hf": lambda r: r["problem"], "verl": lambda r: r["extra_info"]["problem"], "openrlhf": lambda r: r["label"]}
     for row in rows:
         problem = Problem.from_json(key[kind](row))
-        assert problem.seed in (7, 8) and problem == sample(problem.env_id, problem.level, problem.seed)
+        assert every_env_problems[(problem.env_id, problem.level, problem.seed)] == problem

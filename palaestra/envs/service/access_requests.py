@@ -31,13 +31,13 @@ plus twice the clauses in play plus the privileged requests plus the refused one
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
 from palaestra.core import Problem, register, retry
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import (
     Function,
@@ -140,7 +140,7 @@ class AccessRequests(RequestsServed):
         sides = [kind == "all allowed"] * count if kind != "mixed" else [rng.random() < 0.5 for _ in range(count)]
         fill = sides[:count - sum(len(b) for b in built)]
         askable = ORDINARY + (PRIVILEGED if config.approvals else ())
-        world = copy.deepcopy(records)
+        world = copy_data(records)
         for allowed in fill:  # on the people not built for a role: the roles' requests cannot change them
             options = [{"person": p, "role": r} for p in others for r in askable if r not in world["people"][p]["roles"]]
             options = [o for o in options if _allowed(world, o, rules) == allowed and [o] not in built]
@@ -185,7 +185,7 @@ class AccessRequests(RequestsServed):
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
-        records = copy.deepcopy(data["records"])
+        records = copy_data(data["records"])
         people = list(dict.fromkeys(r["person"] for r in data["requests"]))
         replies = [call("find_person", query=records["people"][p]["name"]) for p in people]
         replies += [call("get_person", person_id=p) for p in people]
@@ -290,7 +290,7 @@ def _needed(clauses: frozenset[str], kind: str) -> frozenset[str]:
 def _outcome(records: Records, requests: list[dict[str, str]], rules: dict[str, bool],
              blind: str | None = None) -> tuple[tuple[bool, ...], Any]:
     """The requests served and the roles everyone ends with, under the policy (without clause ``blind``)."""
-    world = copy.deepcopy(records)
+    world = copy_data(records)
     served = []
     for request in requests:
         served.append(_allowed(world, request, rules, blind, records))

@@ -37,13 +37,13 @@ bookings a level (3-4 at level 0, 9-10 at level 4).
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import (
     Function,
@@ -182,7 +182,7 @@ class AirlineChanges(ServiceTask):
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
-        records = copy.deepcopy(data["records"])
+        records = copy_data(data["records"])
         customer = next(iter(records["customers"].values()))
         replies = [call("find_customer", email=customer["email"])]
         replies += [call("get_booking", booking=r["booking"]) for r in data["requests"]]

@@ -44,13 +44,13 @@ part. It is kept because a draw that misses a part pays a policy blind to that p
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, register, retry
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import (
     Function,
@@ -170,7 +170,7 @@ class BankTransfers(RequestsServed):
         sides = _draw_sides(rng, rng.randint(*config.requests), kind, clauses)
         if sides is None:
             return None
-        world = copy.deepcopy(records)
+        world = copy_data(records)
         requests: list[dict[str, Any]] = []
         decided: set[str] = set()
         for allowed in sides:
@@ -201,7 +201,7 @@ class BankTransfers(RequestsServed):
         return Problem(prompt=prompt, answer=served_answer(sides), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
-        records: Records = copy.deepcopy(problem.data["records"])
+        records: Records = copy_data(problem.data["records"])
         for request in problem.data["requests"]:
             if _allowed(records, request, problem.data["rules"]):
                 _execute(records, request)
@@ -219,7 +219,7 @@ class BankTransfers(RequestsServed):
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
-        records = copy.deepcopy(data["records"])
+        records = copy_data(data["records"])
         customer = next(iter(records["customers"].values()))
         involved = list(dict.fromkeys(a for r in data["requests"] for a in (r["from"], r["to"])))
         replies = [call("find_customer", email=customer["email"])]
@@ -237,7 +237,7 @@ class BankTransfers(RequestsServed):
 
 def _before(data: dict[str, Any], index: int) -> Records:
     """The records as the policy leaves them just before request ``index``."""
-    records: Records = copy.deepcopy(data["records"])
+    records: Records = copy_data(data["records"])
     for request in data["requests"][:index]:
         if _allowed(records, request, data["rules"]):
             _execute(records, request)

@@ -40,14 +40,13 @@ asked side); the replay is what makes each request's verdict follow from the rec
 
 from __future__ import annotations
 
-import copy
-import json
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from palaestra.core import Problem, register, retry
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import (
     Function,
@@ -176,7 +175,7 @@ class ClinicAppointments(RequestsServed):
         sides = draw_sides(rng, count, kind)
         if sides is None:
             return None
-        world: Records = json.loads(json.dumps(records))  # a copy (JSON-native records): deepcopy is several times slower
+        world: Records = copy_data(records)
         cancelled: set[str] = set()  # the specialties cancelled in the conversation (a blind policy reads them)
         undecided = set(blinds)
         requests: list[dict[str, str]] = []
@@ -231,7 +230,7 @@ class ClinicAppointments(RequestsServed):
         return Problem(prompt=prompt, answer=served_answer(served), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
-        records: Records = copy.deepcopy(problem.data["records"])
+        records: Records = copy_data(problem.data["records"])
         patient_id = next(iter(records["patients"]))
         for request in problem.data["requests"]:
             if _allowed(records, patient_id, request, problem.data["rules"]):
@@ -249,7 +248,7 @@ class ClinicAppointments(RequestsServed):
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
-        records = copy.deepcopy(data["records"])
+        records = copy_data(data["records"])
         patient = next(iter(records["patients"].values()))
         replies = [call("find_patient", email=patient["email"]), call("get_patient", patient_id=patient["id"])]
         replies += [call("free_slots", specialty=specialty, date=date) for specialty, date in dict.fromkeys(
@@ -379,7 +378,7 @@ def _decides(records: Records, start: Records, cancelled: set[str], patient_id: 
 def _outcome(records: Records, patient_id: str, requests: list[dict[str, str]], rules: dict[str, bool],
              blind: str | None = None) -> tuple[list[bool], Records]:
     """Which requests the policy serves (``blind``: without that part) and the records it leaves."""
-    world: Records = json.loads(json.dumps(records))
+    world: Records = copy_data(records)
     cancelled: set[str] = set()
     served = []
     for request in requests:

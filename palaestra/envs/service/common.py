@@ -19,7 +19,6 @@ Example::
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import re
@@ -29,6 +28,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from palaestra.core import Outcome, Problem, Verdict
+from palaestra.core.problem import copy_data
 from palaestra.envs.tools.common import CLOSE_CALL, OPEN_CALL, ToolResult, ToolTask, tool_call
 from palaestra.tools.base import validate_arguments
 from palaestra.verifiers.numeric import grade_number
@@ -73,7 +73,7 @@ class ServiceTask(ToolTask):
         raise NotImplementedError
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
-        return {**super().initial_state(problem), "records": copy.deepcopy(problem.data["records"])}
+        return {**super().initial_state(problem), "records": copy_data(problem.data["records"])}
 
     def tool_schemas(self) -> list[dict[str, Any]]:
         return [function.schema(name) for name, function in self.functions().items()]
@@ -96,7 +96,7 @@ class ServiceTask(ToolTask):
         problem_text = validate_arguments(arguments, schema)
         if problem_text is not None:
             return ToolResult(f"error: {problem_text}", None, cells)
-        reply, changed = function.run(copy.deepcopy(records), arguments)
+        reply, changed = function.run(copy_data(records), arguments)
         return ToolResult(reply, None, cells, None if changed is None else {**(world or {}), "records": changed})
 
     def judge_episode(self, problem: Problem, state: Mapping[str, Any], answer: str) -> Verdict:
@@ -291,7 +291,7 @@ def served_records(data: Mapping[str, Any], allowed: Callable[[Records, Any, Any
     """The records as the policy leaves them: a copy of ``data["records"]`` with ``data["requests"]`` served in order,
     each one that ``allowed(records, request, data["rules"])`` grants on the records as the earlier ones left them
     (``serve`` takes the same arguments and changes the records)."""
-    records: Records = copy.deepcopy(data["records"])
+    records: Records = copy_data(data["records"])
     for request in data["requests"]:
         if allowed(records, request, data["rules"]):
             serve(records, request, data["rules"])

@@ -31,12 +31,12 @@ lines, plus two for allergies and two for an item named by its kind.
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import (
     Function,
@@ -279,7 +279,7 @@ class GrocerySubstitutions(ScriptedUser):
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
-        records = copy.deepcopy(data["records"])
+        records = copy_data(data["records"])
         order_id = data["order"]
         customer = records["customers"][records["orders"][order_id]["customer"]]
         replies = [call("find_customer", email=customer["email"]), call("get_order", order_id=order_id)]
@@ -358,7 +358,7 @@ def _arguments(records: Records, order_id: str, request: dict[str, Any],
 def _serve(initial: Records, order_id: str, requests: list[dict[str, Any]],
            blind: str | None = None) -> tuple[Records, list[bool]]:
     """The records after ``requests`` are served by the policy (``blind``: with that misreading), and which were."""
-    records = copy.deepcopy(initial)
+    records = copy_data(initial)
     served = []
     for request in requests:
         allowed = _allowed(records, order_id, request, blind)

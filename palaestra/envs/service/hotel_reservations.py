@@ -30,13 +30,13 @@ shortened stays, upgrades, late refunds and ambiguous request in play.
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import (
     Function,
@@ -391,7 +391,7 @@ def _refund(records: Records, request: dict[str, Any], late_rule: bool, blind: s
 def _serve(initial: Records, requests: list[dict[str, Any]], late_rule: bool,
            blind: str | None = None) -> tuple[Records, list[int | None]]:
     """The records after the policy (``blind``: misread, see :func:`_blinds`) serves ``requests``, and the refunds."""
-    records = copy.deepcopy(initial)
+    records = copy_data(initial)
     refunds = []
     for request in requests:
         refund = _refund(records, request, late_rule, blind)

@@ -38,13 +38,13 @@ theft rule and the coverage period in play.
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import (
     Function,
@@ -177,7 +177,7 @@ class InsuranceClaims(ScriptedUser):
         if side == "mixed":  # a refused incident for each refusing rule, and the filed ones
             sides = [False] * len(refusing) + [True] * filing + sides[len(refusing) + filing:]
             rng.shuffle(sides)
-        world = copy.deepcopy(records)
+        world = copy_data(records)
         incidents: list[dict[str, Any]] = []
         undecided = set(blinds)
         for filed in sides:
@@ -407,7 +407,7 @@ def _serve_one(records: Records, start: Records, incident: dict[str, Any], theft
 def _serve(initial: Records, incidents: list[dict[str, Any]], theft_rule: bool,
            blind: str | None = None) -> tuple[Records, list[int | None]]:
     """The records after the claims the rules (without ``blind``) file for ``incidents``, and their payouts."""
-    records = copy.deepcopy(initial)
+    records = copy_data(initial)
     return records, [_serve_one(records, initial, incident, theft_rule, blind) for incident in incidents]
 
 

@@ -31,13 +31,13 @@ ambiguous request.
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
 from palaestra.core import Problem, register, retry
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import Function, Records, RequestsServed, ScriptedUser, call, draw_person, draw_side
 from palaestra.generators.knowledge import NameForge
@@ -281,7 +281,7 @@ class ItTickets(ScriptedUser, RequestsServed):
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
-        records = copy.deepcopy(data["records"])
+        records = copy_data(data["records"])
         person = records["employees"][data["employee"]]
         replies = [call("find_employee", email=person["email"])]
         for index, request in enumerate(data["requests"]):
@@ -384,7 +384,7 @@ def _serve(initial: Records, employee: str, requests: list[dict[str, Any]], bloc
            ) -> tuple[Records, list[int], dict[str, str]]:
     """The records after serving ``requests`` in order by the policy (``blind``: without that clause), the numbers
     served, the facts to tell."""
-    records = copy.deepcopy(initial)
+    records = copy_data(initial)
     served, facts = [], {}
     for number, request in enumerate(requests, 1):
         allowed, message = _allowed(records, employee, request, blocking_rule, blind)

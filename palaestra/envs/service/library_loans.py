@@ -45,13 +45,13 @@ add two more requests a level.
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
 from palaestra.core import Problem, register, retry
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import (
     Function,
@@ -186,7 +186,7 @@ class LibraryLoans(RequestsServed):
         if config.limits and kind == "all allowed":  # renewals, then borrows up to the loan limit: no more than it
             count = min(count, MAX_LOANS)
         if both_limits:
-            requests = _both_limits_requests(rng, copy.deepcopy(records), patron["id"], loans, item_ids, mine,
+            requests = _both_limits_requests(rng, copy_data(records), patron["id"], loans, item_ids, mine,
                                              count, rules)
         else:
             requests = self._draw_requests(rng, config, records, patron["id"], loans, item_ids, mine, count, kind)
@@ -226,7 +226,7 @@ class LibraryLoans(RequestsServed):
         allowed_needed = len(needed & (FINE_TESTS | DUE_TESTS))
         if sides is None or sides.count(False) < len(needed & REFUSALS) or sides.count(True) < allowed_needed:
             return None
-        world = copy.deepcopy(records)
+        world = copy_data(records)
         requests: list[dict[str, str]] = []
         tested: set[str] = set()
         for allowed in sides:
@@ -248,7 +248,7 @@ class LibraryLoans(RequestsServed):
         return requests if needed <= tested else None
 
     def expected_records(self, problem: Problem) -> Records:
-        records: Records = copy.deepcopy(problem.data["records"])
+        records: Records = copy_data(problem.data["records"])
         patron_id = next(iter(records["patrons"]))
         for request in problem.data["requests"]:
             if _allowed(records, patron_id, request, problem.data["rules"]):
@@ -267,7 +267,7 @@ class LibraryLoans(RequestsServed):
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
-        records = copy.deepcopy(data["records"])
+        records = copy_data(data["records"])
         patron = next(iter(records["patrons"].values()))
         replies = [call("find_patron", email=patron["email"])]
         replies += [call("get_loan", loan_id=r["loan"]) for r in data["requests"] if r["kind"] == "renew"]
@@ -433,7 +433,7 @@ def _limits_broken(records: Records, patron_id: str) -> set[str]:
 
 def _sides(records: Records, patron_id: str, requests: list[dict[str, str]], rules: dict[str, bool]) -> list[bool]:
     """Whether the policy allows each request, served in order."""
-    world, sides = copy.deepcopy(records), []
+    world, sides = copy_data(records), []
     for request in requests:
         sides.append(_allowed(world, patron_id, request, rules))
         if sides[-1]:

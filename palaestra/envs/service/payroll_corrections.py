@@ -35,13 +35,13 @@ The difficulty is twice the corrections plus the refused ones plus the overtime 
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import (
     Function,
@@ -343,7 +343,7 @@ def _decides(records: Records, caller: str, request: dict[str, Any], rules: dict
 
 def _serve(initial: Records, caller: str, requests: list[dict[str, Any]], rules: dict[str, bool]
            ) -> tuple[Records, list[tuple[str, int] | None]]:
-    records = copy.deepcopy(initial)
+    records = copy_data(initial)
     results = []
     for request in requests:
         result = _correction(records, caller, request, rules)

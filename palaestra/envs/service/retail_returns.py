@@ -29,13 +29,13 @@ orders plus the requests plus the orders to cancel plus twice the clauses in pla
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import (
     Function,
@@ -294,7 +294,7 @@ def _cancellable(order: dict[str, Any], blind: str | None = None) -> bool:
 
 def _served(data: dict[str, Any], blind: str | None = None) -> tuple[Records, int]:
     """The records after the request is served by the policy (``blind``: misread so) and the cents refunded."""
-    records: Records = copy.deepcopy(data["records"])
+    records: Records = copy_data(data["records"])
     refund = 0
     for order_id, item_id in data["requested"]:
         if _allowed(records, order_id, item_id, data["rules"]["electronics"], blind):

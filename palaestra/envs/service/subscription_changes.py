@@ -33,7 +33,6 @@ requests plus the subscriptions plus twice the clauses in play plus the prorated
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -41,6 +40,7 @@ from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import (
     Function,
@@ -155,7 +155,7 @@ class SubscriptionChanges(ServiceTask):
             rng.shuffle(sides)
             if all(sides) or not any(sides):
                 return None
-        world = copy.deepcopy(records)
+        world = copy_data(records)
         requests: list[dict[str, Any]] = []
         undecided = set(blinds)
         for allowed in sides:
@@ -208,7 +208,7 @@ class SubscriptionChanges(ServiceTask):
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
-        records = copy.deepcopy(data["records"])
+        records = copy_data(data["records"])
         customer = next(iter(records["customers"].values()))
         replies = [call("find_customer", email=customer["email"])]
         replies += [call("get_subscription", subscription_id=s) for s in dict.fromkeys(r["sub"] for r in data["requests"])]
@@ -330,7 +330,7 @@ def _decides(records: Records, request: dict[str, Any], rules: dict[str, bool]) 
 def _outcome(records: Records, requests: list[dict[str, Any]], rules: dict[str, bool],
              blind: str | None = None) -> Records:
     """The records after ``requests`` are served by the policy (``blind``: without that clause)."""
-    world = copy.deepcopy(records)
+    world = copy_data(records)
     for request in requests:
         if _allowed(world, request, rules, blind):
             _serve(world, request, rules, blind)

@@ -60,7 +60,6 @@ is the stated one).
 
 from __future__ import annotations
 
-import copy
 import random
 import re
 from collections.abc import Callable
@@ -68,6 +67,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Policy, Problem, Verdict, register
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import Records, call
 from palaestra.envs.web.common import WebTask, judge_code, new_path, page, route_moves, site_records
@@ -268,7 +268,7 @@ class Checkout(WebTask):
         return steps
 
     def expected_records(self, problem: Problem) -> Records:
-        records: Records = copy.deepcopy(problem.data["records"])
+        records: Records = copy_data(problem.data["records"])
         for path, fields in self._submissions(problem):
             records["browser"] = {"at": path or problem.data["checkout"]}
             changed = self.submit(records, "checkout" if path is None else "add_to_cart", fields)[1]

@@ -26,13 +26,13 @@ of levels 1-4 over 100 seeds). When the fee counts (from level 2) the years appl
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import Records, call
 from palaestra.envs.web.common import TOKEN_LETTERS, WebTask, judge_code, new_path, page, site_records
@@ -179,7 +179,7 @@ class FormFilling(WebTask):
         return f"Application received. Your confirmation number is {number}.", records
 
     def expected_records(self, problem: Problem) -> Records:
-        records: Records = copy.deepcopy(problem.data["records"])
+        records: Records = copy_data(problem.data["records"])
         records["applications"].append({name: _stored(name, value) for name, value in problem.data["values"].items()})
         return records
 

@@ -54,13 +54,13 @@ building those pages is nearly all the time, and they are what the model navigat
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register
+from palaestra.core.problem import copy_data
 from palaestra.core.task import Growth
 from palaestra.envs.service.common import Records, call
 from palaestra.envs.web.common import WebTask, judge_code, new_path, page, route_moves, site_records
@@ -262,7 +262,7 @@ class RoomBooking(WebTask):
         return f"Booked {room['hotel']} {room['kind']} for {len(stay)} nights: confirmation code {code}.", records
 
     def expected_records(self, problem: Problem) -> Records:
-        records: Records = copy.deepcopy(problem.data["records"])
+        records: Records = copy_data(problem.data["records"])
         if problem.data["room"] is None:
             return records
         records["browser"] = {"at": problem.data["room"]}
