@@ -12,6 +12,8 @@ Before -> after (40 seeds a level, the worst level):
 - terminal/manifest v2: keeping hidden files 30%, files under tmp/ 33% (level 0), leaving out tmp* 25-35% (levels
   0-4), a case-blind sort 15% (level 3) -> 0%;
 - tools/sql_statistics v3: the answer 0 (a slope rounding to 0.0000) 4-8% at levels 3-4 -> 0%;
+- terminal/csv_report v2: reading a status with its carriage return 15-28% at levels 3-4, every file in the standard
+  column order 12% at level 4 -> 0%;
 - interactive/escape_room v2: entering 00, 01, 02... on the door until the budget ends 10-15% at levels 0-1 -> 2.5%.
 """
 
@@ -206,6 +208,34 @@ def test_sql_statistics_the_answer_zero_scores_nothing() -> None:
             assert not solves(source, problem, ["0"])
             if seed < 5:
                 assert solves(source, problem, [problem.answer or ""])
+
+
+# --- terminal/csv_report: the carriage return and the column order decide a total --------------------------------
+
+def _report(problem: Problem, skip: str) -> bool:
+    units: dict[str, int] = defaultdict(int)
+    revenue: dict[str, int] = defaultdict(int)
+    for body in problem.data["files"].values():
+        lines = body.split("\n")[:-1]
+        columns = lines[0].rstrip("\r").split(",")
+        if skip == "column order":
+            columns = ["date", "item", "category", "qty", "unit_cents", "status"][: len(columns)]
+        for line in lines[1:]:
+            sale = dict(zip(columns, (line if skip == "carriage return" else line.rstrip("\r")).split(",")))
+            if sale.get("status") == "refunded":
+                continue
+            qty, cents = (int(sale[c]) if sale[c].strip().isdigit() else 0 for c in ("qty", "unit_cents"))
+            units[sale["category"]] += qty
+            revenue[sale["category"]] += qty * cents
+    ranked = sorted(units, key=lambda c: (-revenue[c], c))
+    return "\n".join(["category,units,revenue", *(f"{c},{units[c]},{revenue[c]}" for c in ranked)]) + "\n" == \
+        problem.data["report"]
+
+
+def test_csv_report_every_trap_in_play_decides_a_total() -> None:
+    assert _share("terminal/csv_report", lambda p: _report(p, "carriage return"), range(3, 5)) == 0  # v1: 15-28%
+    assert _share("terminal/csv_report", lambda p: _report(p, "column order"), range(4, 5), range(30)) == 0  # v1: 12%
+    assert _share("terminal/csv_report", lambda p: _report(p, "none")) == 1
 
 
 # --- interactive/escape_room: trying codes in order does not escape -----------------------------------------------
