@@ -20,8 +20,9 @@ enter the code, open. The honest player (:meth:`EscapeRoom.honest_move`) knows o
 examines every object (again once it holds the magnifying glass if marks were too small), opens what
 it can, takes every item, tries each key on each padlock and enters a code once all its digits are
 known; it escapes within the budget at every level. The budget is the oracle's plan plus two turns
-per object and two per lock. Levels lengthen the chain, add dials, tiny marks, furniture and spare
-keys. The difficulty measure is the oracle's plan length plus the digits to find.
+per object and two per lock. Levels lengthen the chain, add dials (3 from level 0, so that trying
+codes in order within the budget escapes at most a few per cent: v1's 2 dials let it escape 10-15% at levels
+0-1), tiny marks, furniture and spare keys. The difficulty measure is the oracle's plan length plus the digits to find.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class EscapeRoom(MultiTurnTask):
     tags = ("interactive", "multi-turn", "text-world", "deduction", "partial-observation")
     one_move_per_turn = True  # a reply holding several commands is refused (checked by the kit)
     hidden_information = True
+    version = 2  # v2: combination locks have 3 dials at levels 0-1 (were 2: trying codes in order escaped)
 
     @dataclass(frozen=True)
     class Config:
@@ -64,7 +66,9 @@ class EscapeRoom(MultiTurnTask):
         spare_keys: int  # keys that fit nothing
         tiny: float  # share of digits readable only with the magnifying glass
 
-    presets = (Config(1, 2, 3, 0, 0.0), Config(2, 2, 4, 1, 0.0), Config(3, 3, 5, 1, 0.3), Config(4, 3, 6, 2, 0.4),
+    # Three dials from level 0: with two, entering 00, 01, 02... on the door within the budget escaped 10-15% at
+    # levels 0-1 (v1); a thousand codes are far past any budget.
+    presets = (Config(1, 3, 3, 0, 0.0), Config(2, 3, 4, 1, 0.0), Config(3, 3, 5, 1, 0.3), Config(4, 3, 6, 2, 0.4),
                Config(5, 4, 8, 2, 0.5))
     bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 

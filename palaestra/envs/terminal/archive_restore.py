@@ -3,7 +3,9 @@
 The tree holds ``site/`` (a few folders of pages, assets and config) and ``backups/site-<YYYY-MM-DD>.tar.gz``:
 gzipped tars of ``site/`` taken on several dates, the site changing between them (files edited, added,
 deleted). The task: make ``site/<folder>/`` exactly as it is in the chosen backup (the newest one at level
-0; from level 1 the newest one dated on or before a stated day, so newer backups are distractors): the
+0; from level 1 the newest one dated on or before a stated day, so newer backups are distractors; the day is
+never a backup's own date, so the backup named by it is not the answer (v1: it was half the time, and picking it
+passed 42-60% at levels 1-4; v2: 0%)): the
 backup's files there with their contents, and no file there that the backup lacks; everything else stays as
 it is now, although other folders differ from the backup too (a full extraction reverts them), and a
 sibling ``site/<folder>-old/`` differs as well (a wildcard ``<folder>*`` catches it). From level 2 some
@@ -44,6 +46,7 @@ class ArchiveRestore(PreparedTreeTask):
     description = "Restore one folder of a generated site from the right dated backup tar.gz, leaving the rest."
     tags = ("terminal", "multi-turn", "shell", "files", "archive", "agentic")
     end_state = True
+    version = 2  # v2: the stated day lies strictly between the chosen backup's date and the next one's
 
     @dataclass(frozen=True)
     class Config:
@@ -103,7 +106,10 @@ class ArchiveRestore(PreparedTreeTask):
             site = evolve(site, rng.randint(3, 6))
         chosen = len(versions) - 1 if traps == 0 else rng.randrange(len(versions) - 1)
         when, backup = versions[chosen]
-        cutoff = date.fromisoformat(when) + timedelta(days=rng.randint(0, 1))
+        # The stated day falls strictly between the chosen backup and the next one (at least 2 days apart), so the
+        # backup named by that day does not exist: the model compares dates (v1 named the chosen one's day half the time).
+        gap = (date.fromisoformat(versions[min(chosen + 1, len(versions) - 1)][0]) - date.fromisoformat(when)).days
+        cutoff = date.fromisoformat(when) + timedelta(days=rng.randint(1, max(1, gap - 1)))
         # The damage after the last backup: the folder loses, gains and changes files; other folders change too.
         current = evolve(site, rng.randint(2, 4))
         inside = sorted(p for p in current if p.startswith(folder + "/"))

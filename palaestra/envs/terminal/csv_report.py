@@ -6,7 +6,10 @@ units (the sum of ``qty``) and revenue (the sum of ``qty * unit_cents``, an inte
 by revenue, largest first (ties by category name). Harder levels add what real exports do: more regions
 and months; from level 2, Windows line endings in some files; from level 3, a ``status`` column whose
 ``refunded`` sales are left out; from level 4, columns in a different order in some regions (each file's
-header says which). The data files must stay as they were; other new files (scratch files) are allowed.
+header says which). Each trap in play is in every problem: some region has CRLF endings (with refunds, one
+with the status column last, so a status read with its carriage return is not ``refunded``) and some region has
+its columns reordered (v1 drew them by chance: ignoring the carriage return passed 15-28% at levels 3-4, reading
+every file in the standard order 12% at level 4; v2: 0%). The data files must stay as they were; other new files (scratch files) are allowed.
 
 The report is judged line by line against the one the rule determines (the order is fixed by the
 sort rule, the totals are exact integers): a trailing newline, a missing one and Windows line endings
@@ -51,6 +54,7 @@ class CsvReport(ShellTask):
     tags = ("terminal", "multi-turn", "shell", "csv", "data", "agentic")
     end_state = True
     new_files_allowed = True
+    version = 2  # v2: a CRLF region (status last, with refunds) and a reordered region in every problem with those traps
 
     @dataclass(frozen=True)
     class Config:
@@ -79,11 +83,18 @@ class CsvReport(ShellTask):
         items = {c: [names.pop() if names else f"{c}x{i}" for i in range(2)] for c in categories}
         files: dict[str, str] = {}
         sales: list[dict[str, Any]] = []
+        # One region surely has CRLF endings and another surely reorders its columns (the rest by chance), so that
+        # each trap in play decides a total.
+        crlf_region, reordered_region = rng.sample(regions, 2) if len(regions) > 1 else (regions[0], None)
         for region in regions:
             columns = list(STANDARD_COLUMNS) + (["status"] if config.refunds else [])
-            if config.reordered and rng.random() < 0.5:
-                rng.shuffle(columns)
-            crlf = config.crlf and rng.random() < 0.5
+            if config.reordered and (region == reordered_region or rng.random() < 0.5):
+                while columns[: len(STANDARD_COLUMNS)] == list(STANDARD_COLUMNS):
+                    rng.shuffle(columns)
+            crlf = config.crlf and (region == crlf_region or rng.random() < 0.5)
+            if crlf and config.refunds and region == crlf_region:  # "refunded\r" is not "refunded"
+                columns.remove("status")
+                columns.append("status")
             for month in range(1, config.months + 1):
                 lines = [",".join(columns)]
                 for _ in range(rng.randint(*config.rows)):

@@ -3,10 +3,12 @@
 The tree holds ``photos/``, ``backup/`` and ``misc/`` folders (nested from level 2) whose files come in
 groups of byte-identical copies under different names, among unique files. The task: delete files so that
 every content is left exactly once, keeping in each group of identical files the one whose path sorts
-first (byte order, as ``LC_ALL=C sort`` orders them); nothing else changes. Near misses make a careless
-comparison fail: files that differ only in a trailing newline, in one character, or in case (not
+first (byte order, as ``LC_ALL=C sort`` orders them); nothing else changes; the paths are redrawn until keeping
+the first copy by file name or the shortest path keeps other files. Near misses make a careless comparison
+fail: in every problem, files that differ only in a trailing newline, in one character, and in case (not
 duplicates), same-named files with different contents, and from level 3 empty files (all copies of each
-other). ``md5sum``/``cmp``/``sort``/``uniq`` do it. The episode is judged by the final tree (the rule fixes
+other). (v2 drew each near miss's kind at random and placed files once: comparing without the final newline
+or without case passed 38-40% at level 0, keeping by file name 42%; v3: 0% at levels 0-4.) ``md5sum``/``cmp``/``sort``/``uniq`` do it. The episode is judged by the final tree (the rule fixes
 which files remain); the final answer is ``done``. The difficulty is the number of files plus the
 number of duplicate groups.
 
@@ -20,9 +22,11 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from palaestra.core import Problem, register
+from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.terminal.common import DONE, ShellTask, batched, quote, shell_plan, words
 
@@ -33,7 +37,7 @@ EXTENSIONS = ("txt", "dat", "log", "csv")
 @register
 class DedupeFiles(ShellTask):
     id = "terminal/dedupe_files"
-    version = 2
+    version = 3  # v3: every kind of near miss in each problem; paths redrawn where a careless keep rule passes
     family = "terminal"
     description = "Delete duplicate files from a generated tree, keeping the first copy of each content, with a shell."
     tags = ("terminal", "multi-turn", "shell", "files", "agentic")
@@ -64,21 +68,34 @@ class DedupeFiles(ShellTask):
         for _ in range(config.depth * 2):
             folders.append([*rng.choice(folders), names.pop()])
         contents: list[str] = []
-        for _ in range(rng.randint(*config.groups)):
-            base = _text(rng)
-            contents += [base] * rng.randint(*config.copies)
-            contents.append(_near_miss(rng, base))  # never a copy of the group's content
+        kinds = rng.sample(range(3), 3)  # every kind of near miss is in play, whatever the number of groups
+        bases = []
+        for index in range(rng.randint(*config.groups)):
+            bases.append(_text(rng))
+            contents += [bases[-1]] * rng.randint(*config.copies)
+            contents.append(_near_miss(rng, bases[-1], kinds[index % 3]))  # never a copy of the group's content
+        contents += [_near_miss(rng, bases[0], kind) for kind in kinds[len(bases):]]
         contents += [_text(rng) for _ in range(rng.randint(*config.uniques))]
         if config.empty_files:
             contents += [""] * rng.randint(2, 3)
-        files: dict[str, str] = {}
-        reused = names.pop()
-        for index, body in enumerate(contents):
-            stem = reused if index % 5 == 0 else names.pop()  # a shared name with different contents
-            path = "/".join([*rng.choice(folders), f"{stem}.{rng.choice(EXTENSIONS)}"])
-            while path in files:
-                path = "/".join([*rng.choice(folders), f"{names.pop()}.{rng.choice(EXTENSIONS)}"])
-            files[path] = body
+
+        def place() -> dict[str, str] | None:
+            """The files at drawn paths; None when keeping the first copy by file name, or by shortest path, keeps
+            the same files as the byte order of paths (a careless rule would pass)."""
+            pool = list(names)
+            reused = pool.pop()
+            files: dict[str, str] = {}
+            for index, body in enumerate(contents):
+                stem = reused if index % 5 == 0 else pool.pop()  # a shared name with different contents
+                path = "/".join([*rng.choice(folders), f"{stem}.{rng.choice(EXTENSIONS)}"])
+                while path in files:
+                    path = "/".join([*rng.choice(folders), f"{pool.pop()}.{rng.choice(EXTENSIONS)}"])
+                files[path] = body
+            right = _kept(files, lambda p: p.encode())
+            careless = (lambda p: p.rsplit("/", 1)[1].encode(), lambda p: (len(p), p.encode()))
+            return None if any(_kept(files, order) == right for order in careless) else files
+
+        files = retry(place, what="paths where only the byte order of paths keeps the right copies", attempts=50)
         groups: dict[str, list[str]] = defaultdict(list)
         for path in sorted(files, key=lambda p: p.encode()):
             groups[files[path]].append(path)
@@ -113,15 +130,22 @@ class DedupeFiles(ShellTask):
         return ["not done", "deleted"]
 
 
+def _kept(files: dict[str, str], order: Callable[[str], Any]) -> list[str]:
+    """The first path in ``order`` of each content, sorted."""
+    first: dict[str, str] = {}
+    for path in sorted(files, key=order):
+        first.setdefault(files[path], path)
+    return sorted(first.values())
+
+
 def _text(rng: random.Random) -> str:
     return "\n".join(f"{rng.choice(('id', 'value', 'note', 'entry'))} {rng.randint(0, 10**6)}"
                      for _ in range(rng.randint(1, 6))) + "\n"
 
 
-def _near_miss(rng: random.Random, base: str) -> str:
-    """A content one careless comparison takes for ``base``: without its final newline, one digit changed, or a
-    letter in upper case."""
-    kind = rng.randrange(3)
+def _near_miss(rng: random.Random, base: str, kind: int) -> str:
+    """A content one careless comparison takes for ``base``: without its final newline (kind 0), one digit changed
+    (1), or a letter in upper case (2)."""
     if kind == 0:
         return base.rstrip("\n")
     if kind == 1:

@@ -7,7 +7,11 @@ counts), sorted by path in byte order (``LC_ALL=C sort``); files whose names sta
 under any folder named ``tmp`` are left out. The traps grow by level: files without a final newline (their
 last line is not counted) and empty files; hidden files and ``tmp/`` folders at any depth, next to
 look-alikes that count (``tmp.txt``, ``tmpl/``); from level 3 names with spaces and upper-case letters
-(byte order puts ``B`` before ``a``). The data files must stay as they were; other new files (scratch
+(byte order puts ``B`` before ``a``). Every trap in play decides a line of every problem: a hidden file and
+a file under ``tmp/``, ``tmpl/`` and ``tmp.txt``, a file without its final newline and, with odd names, a
+case-blind sort that orders the lines otherwise (v1 drew them by chance: skipping the hidden or the tmp/ rule
+passed 30-33% at level 0, excluding ``tmp*`` 25-35% at levels 0-4, a case-blind sort 15% at level 3; v2: 0%).
+The data files must stay as they were; other new files (scratch
 files) are allowed.
 
 ``MANIFEST`` is judged line by line against the one the rule determines (unique: the order is fixed);
@@ -21,7 +25,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, register
+from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.terminal.common import DONE, ShellTask, shell_plan, words
 
@@ -41,6 +45,7 @@ class Manifest(ShellTask):
     tags = ("terminal", "multi-turn", "shell", "files", "report", "agentic")
     end_state = True
     new_files_allowed = True
+    version = 2  # v2: every trap in every problem (hidden, tmp/, tmpl/, tmp.txt, a last line unended, case order)
 
     @dataclass(frozen=True)
     class Config:
@@ -51,7 +56,7 @@ class Manifest(ShellTask):
         budget: int
 
     presets = (
-        Config((4, 7), 1, (1, 2), False, 5),
+        Config((4, 7), 1, (2, 3), False, 5),
         Config((7, 11), 1, (2, 3), False, 6),
         Config((10, 15), 2, (2, 4), False, 7),
         Config((14, 20), 2, (3, 5), True, 8),
@@ -60,34 +65,44 @@ class Manifest(ShellTask):
     growth = Growth(limits={"files": 200, "depth": 6, "excluded": 30, "budget": 16})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        names = words(rng, 2 * config.files[1] + config.excluded[1] + 2 * config.depth + 12, 2)
-        folders = [["data"]]
-        for _ in range(config.depth * 2):
-            folders.append([*rng.choice(folders), names.pop()])
-        if rng.random() < 0.5:
-            folders.append([*rng.choice(folders), "tmpl"])  # a look-alike of tmp/ that counts
+        def draw() -> tuple[dict[str, str], int] | None:
+            names = words(rng, 2 * config.files[1] + config.excluded[1] + 2 * config.depth + 14, 2)
+            folders = [["data"]]
+            for _ in range(config.depth * 2):
+                folders.append([*rng.choice(folders), names.pop()])
+            look_alike = [*rng.choice(folders), "tmpl"]  # a look-alike of tmp/ that counts
 
-        def file_name() -> str:
-            stem = names.pop()
-            if config.odd_names and rng.random() < 0.3:
-                stem = rng.choice((f"{stem} {names.pop()}", stem.title(), f"{stem.upper()} copy"))
-            return f"{stem}.{rng.choice(EXTENSIONS)}"
+            def file_name() -> str:
+                stem = names.pop()
+                if config.odd_names and rng.random() < 0.3:
+                    stem = rng.choice((f"{stem} {names.pop()}", stem.title(), f"{stem.upper()} copy"))
+                return f"{stem}.{rng.choice(EXTENSIONS)}"
 
-        files: dict[str, str] = {}
-        for _ in range(rng.randint(*config.files)):
-            files["/".join([*rng.choice(folders), file_name()])] = _body(rng)
-        if rng.random() < 0.5:
+            files: dict[str, str] = {}
+            for _ in range(rng.randint(*config.files)):
+                files["/".join([*rng.choice(folders), file_name()])] = _body(rng)
+            files["/".join([*look_alike, file_name()])] = _body(rng)
             files["/".join([*rng.choice(folders), "tmp.txt"])] = _body(rng)  # a file named tmp.txt counts
-        excluded = 0
-        for _ in range(rng.randint(*config.excluded)):
-            folder = rng.choice(folders)
-            if rng.random() < 0.5:
-                path = "/".join([*folder, f".{rng.choice(('keep', 'env', names.pop()))}"])
-            else:
-                path = "/".join([*folder, "tmp", file_name()])
-            if path not in files:
-                files[path] = _body(rng)
-                excluded += 1
+            folders.append(look_alike)
+            excluded = 0
+            for index in range(rng.randint(*config.excluded)):
+                folder = rng.choice(folders)
+                if (index if index < 2 else rng.randrange(2)) == 0:  # a hidden file first, then one under tmp/
+                    path = "/".join([*folder, f".{rng.choice(('keep', 'env', names.pop()))}"])
+                else:
+                    path = "/".join([*folder, "tmp", file_name()])
+                if path not in files:
+                    files[path] = _body(rng)
+                    excluded += 1
+            counted = [p for p in files if _counted(p)]
+            if not any(files[p] and not files[p].endswith("\n") for p in counted):
+                return None  # every file ends its last line: counting lines, not newlines, would pass
+            paths = sorted(counted, key=lambda p: p.encode())
+            if config.odd_names and paths == sorted(counted, key=lambda p: (p.lower(), p.encode())):
+                return None  # the byte order is the case-blind order: sort -f would pass
+            return files, excluded
+
+        files, excluded = retry(draw, what="a data tree where every trap decides a line", attempts=100)
         counted = sorted((p for p in files if _counted(p)), key=lambda p: p.encode())
         manifest = "".join(f"{files[p].count(chr(10))} {p.removeprefix('data/')}\n" for p in counted)
         prompt = (

@@ -9,7 +9,10 @@ whose names are unique. The prompt states one rule that gives every file its fol
 - ``status``: the file's first line is ``status: <word>``: ``<word>/<name>``; a file whose first line is
   not a status line goes to ``unsorted/``.
 
-The files keep their names and contents, nothing else changes, and ``inbox/`` ends up with no files. The
+Every problem holds each near miss of its rule at least once (a name without a dot and an extension in upper
+or mixed case; a status line on the second line, ``Status:``, ``status`` without the colon and no status line),
+so skipping a clause of the rule fails (v1 drew them by chance: ignoring the dotless case passed 38% at level 0,
+each status near miss 5-30% at levels 2-4; v2: 0%). The files keep their names and contents, nothing else changes, and ``inbox/`` ends up with no files. The
 episode is judged by the final tree, path by path and byte by byte (the rule fixes every path, so the
 expected tree is unique); the final answer is ``done``. The prompt never lists the files: the model
 explores with ``ls``/``find``, reads first lines with ``head``, and moves with ``mkdir -p``/``mv``. The
@@ -28,6 +31,7 @@ from palaestra.envs.terminal.common import DONE, ShellTask, batched, quote, shel
 EXTENSIONS = ("txt", "md", "csv", "log", "json", "cfg", "TXT", "Md", "CSV", "LOG")
 STATUSES = ("done", "todo", "blocked", "review")
 RULE_WEIGHT = {"extension": 0, "date": 2, "status": 4}
+TRAPS = {"extension": 2, "date": 0, "status": 4}  # the near misses each problem has at least one of (see _file)
 RULE_TEXT = {
     "extension": ("Move every file under inbox/ (at any depth) to sorted/<ext>/<name>, where <ext> is the file's "
                   "extension (the text after the last dot of its name) in lower case; a file whose name has no "
@@ -46,6 +50,7 @@ class SortFiles(ShellTask):
     description = "Sort the files of a generated inbox into folders by a stated rule, using a sandboxed shell."
     tags = ("terminal", "multi-turn", "shell", "files", "agentic")
     end_state = True
+    version = 2  # v2: every near miss of the rule (no dot, upper-case extension, each kind of false status line) in play
 
     @dataclass(frozen=True)
     class Config:
@@ -72,9 +77,10 @@ class SortFiles(ShellTask):
             folders += [[*rng.choice(folders), names.pop()] for _ in range(2)]
         files: dict[str, str] = {}
         targets: dict[str, str] = {}
+        traps = dict(zip(rng.sample(range(count), TRAPS[rule]), range(TRAPS[rule])))  # file index -> its trap
         for index in range(count):
             stem = names.pop()
-            name, body, target = _file(rng, rule, stem, index)
+            name, body, target = _file(rng, rule, stem, index, traps.get(index))
             path = "/".join([*rng.choice(folders), name])
             files[path], targets[path] = body, target
         prompt = (
@@ -106,11 +112,15 @@ class SortFiles(ShellTask):
         return ["not done", "done, except one file", "finished"]
 
 
-def _file(rng: random.Random, rule: str, stem: str, index: int) -> tuple[str, str, str]:
-    """A file's name, contents and target path under ``rule``."""
+def _file(rng: random.Random, rule: str, stem: str, index: int, trap: int | None) -> tuple[str, str, str]:
+    """A file's name, contents and target path under ``rule``; ``trap`` (an index into the rule's traps) makes it
+    the given near miss, else near misses come by chance."""
     lines = [f"{stem} note {index}", f"value={rng.randint(1, 999)}"]
     if rule == "extension":
-        extension = rng.choice(EXTENSIONS) if rng.random() < 0.85 else None
+        if trap is None:
+            extension = rng.choice(EXTENSIONS) if rng.random() < 0.85 else None
+        else:  # no dot, or an extension in upper or mixed case
+            extension = None if trap == 0 else rng.choice(EXTENSIONS[6:])
         name = stem if extension is None else f"{stem}.{extension}"
         return name, "\n".join(lines) + "\n", f"sorted/{(extension or 'none').lower()}/{name}"
     if rule == "date":
@@ -118,13 +128,13 @@ def _file(rng: random.Random, rule: str, stem: str, index: int) -> tuple[str, st
         name = f"{stem}_{year}-{month:02d}-{day:02d}.{rng.choice(EXTENSIONS[:6])}"
         return name, "\n".join(lines) + "\n", f"archive/{year}/{month:02d}/{name}"
     name = f"{stem}.{rng.choice(EXTENSIONS[:6])}"
-    draw = rng.random()
-    if draw < 0.75:
+    if trap is None and rng.random() < 0.75:
         status = rng.choice(STATUSES)
         return name, "\n".join([f"status: {status}", *lines]) + "\n", f"{status}/{name}"
     # Near misses stay unsorted: a status line that is not the first line, or not exactly 'status: <word>'.
-    decoy = rng.choice([f"{lines[0]}\nstatus: {rng.choice(STATUSES)}", f"Status: {rng.choice(STATUSES)}",
-                        f"status {rng.choice(STATUSES)}", lines[0]])
+    decoys = [f"{lines[0]}\nstatus: {rng.choice(STATUSES)}", f"Status: {rng.choice(STATUSES)}",
+              f"status {rng.choice(STATUSES)}", lines[0]]
+    decoy = decoys[trap] if trap is not None else rng.choice(decoys)
     return name, "\n".join([decoy, *lines[1:]]) + "\n", f"unsorted/{name}"
 
 

@@ -7,8 +7,10 @@ with that value, in input order (the parts in name order, then line order); reco
 go to ``split/none.csv``. Nothing else is created and the exports stay as they were. The traps grow by
 level: the key column is not the first one; other columns hold the same words (a ``grep`` for a value finds
 the wrong lines); from level 2 several parts (their header lines are not records) and empty values; from
-level 3 Windows line endings in some parts (the output may use either ending, but a value must not keep
-the carriage return: a key in the last column would name a wrong file).
+level 3 Windows line endings in some parts, at least one (the output may use either ending, but a value must
+not keep the carriage return), with the key in the last column, so a value read with its carriage return names
+a wrong file (v1 put the key last one time in six: a split keeping the carriage return passed 75-90% at levels
+3-4; v2: never).
 
 The episode is judged by the final tree, path by path (the output files line by line, with CRLF and a
 missing final newline accepted). The final answer is ``done``. The difficulty is log2 of the records plus
@@ -43,6 +45,7 @@ class SplitCsv(ShellTask):
     description = "Split generated CSV exports into one file per value of a key column, using a sandboxed shell."
     tags = ("terminal", "multi-turn", "shell", "csv", "data", "agentic")
     end_state = True
+    version = 2  # v2: with CRLF parts in play the key is the last column and some part has CRLF endings
 
     @dataclass(frozen=True)
     class Config:
@@ -68,11 +71,13 @@ class SplitCsv(ShellTask):
         key = rng.choice(("region", "team", "channel", "site"))
         columns = ["id", "date", key, "owner", "amount", "note"]
         columns.remove(key)
-        columns.insert(rng.randint(1, len(columns)), key)  # never the first column
+        # Never the first column; the last where CRLF parts are in play, so that the carriage return sticks to it.
+        columns.insert(len(columns) if config.crlf else rng.randint(1, len(columns)), key)
         header = ",".join(columns)
         files: dict[str, str] = {}
         outputs: dict[str, list[str]] = {}
         serial = rng.randint(1_000, 9_000)
+        crlf_part = rng.randint(1, config.parts)  # one part surely has CRLF endings, the others by chance
         for part in range(1, config.parts + 1):
             lines = []
             for _ in range(rng.randint(*config.rows)):
@@ -84,7 +89,7 @@ class SplitCsv(ShellTask):
                 line = ",".join(record[c] for c in columns)
                 lines.append(line)
                 outputs.setdefault(value or NONE, []).append(line)
-            crlf = config.crlf and rng.random() < 0.5
+            crlf = config.crlf and (part == crlf_part or rng.random() < 0.5)
             ending = "\r\n" if crlf else "\n"
             files[f"exports/part-{part:02d}.csv"] = ending.join([header, *lines]) + ending
         expected = {f"{OUT}/{value}.csv": "\n".join([header, *lines]) + "\n" for value, lines in outputs.items()}

@@ -7,7 +7,8 @@ passing a filter, or pairs joining a child column with its parent's. The model r
 to get the values (up to 200 rows per query) and computes the statistic in the sandboxed Python
 interpreter: two tools in one episode. The answer is a number rounded to 4 decimal places (exactly
 that tolerance: within half a unit of the 4th decimal of the exact value, computed with exact
-rationals). The difficulty counts the query's parts: columns, filters, joins, plus 1 for a median,
+rationals); the statistic is at least 0.01 in absolute value, so the rounded answer keeps its digits (v2 let a
+slope round to 0.0000: the answer 0 passed 4-8% at levels 3-4; v3: 0%). The difficulty counts the query's parts: columns, filters, joins, plus 1 for a median,
 2 for a standard deviation and 3 for a correlation or slope.
 
 Generation speed: about 240 problems/s at level 4 on this 2-core machine. Each problem draws its own
@@ -49,7 +50,7 @@ class SqlStatistics(ToolTask):
     description = "Fetch values from a generated database with SQL and compute a statistic with Python."
     tags = ("tools", "multi-turn", "sql", "python", "statistics", "multi-tool")
     tool_names = ("sql", "python")
-    version = 2
+    version = 3  # v3: statistics under 0.01 in absolute value are redrawn (the answer 0 passed 4-8% at levels 3-4)
     sql_rows = 200
     sql_chars = 12_000
 
@@ -79,7 +80,9 @@ class SqlStatistics(ToolTask):
             if not MIN_VALUES <= len(rows) <= MAX_VALUES:
                 return None
             value = _exact(statistic, rows)
-            if value is None:
+            # Under 0.01 the 4-decimal answer has at most 2 significant digits (a slope of a year on thousands of
+            # dollars rounds to 0.0000): redrawn, so that a bare 0 never scores.
+            if value is None or abs(value) < Fraction(1, 100):
                 return None
             return seed, db, {**selection, "statistic": statistic, "exact": [value.numerator, value.denominator]}
 
