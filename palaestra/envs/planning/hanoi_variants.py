@@ -20,7 +20,8 @@ disks first; declared in :meth:`HanoiVariants.heuristics`) solved 0.27, 0.18, 0.
 distance solves at most 0.06, and a two-move lookahead 0.12, 0.11, 0.09, 0.05, 0.03 (was 0.37, 0.24, 0.25,
 0.19, 0.13).
 
-Generation speed: about 1,100 problems/s at level 4 on this 2-core machine, near the 1,000 mark. Nearly all
+Generation speed: about 600 problems/s at level 4 on this 2-core machine (1,100 before version 3: linear's
+search now runs over 4^6 positions, not 3^6, and about 1 draw in 7 is redrawn for the lookahead). Nearly all
 the time is the two-sided breadth-first search over up to 4^6 disk positions that finds the minimum move count
 the verifier grades against (any shortest sequence is accepted, so only its length is known in advance).
 """
