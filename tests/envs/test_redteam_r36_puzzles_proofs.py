@@ -12,7 +12,8 @@
 
 Checked and left as they are (hedges, retractions, two answers and constants earn 0 at levels 0-4 in all twelve):
 battleships, binairo, hitori, numbrix, tents, polyomino_tiling, lattice_identities, natural_deduction,
-resolution, logistics; their easy levels yield to first-fit procedures that read every clue (see the report).
+resolution, logistics. The puzzles' small levels yield to first-fit procedures that use every clue (tents: a tent
+per tree at its first free neighbour within the counts, best order 0.78 at level 0, 0.05 at level 4).
 """
 
 from __future__ import annotations
