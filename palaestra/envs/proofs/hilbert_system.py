@@ -9,14 +9,22 @@ The theorem comes from a random combinator term built from ``K`` and ``S`` (Curr
 check (untypable terms are redrawn), is a theorem, and the term read bottom-up is its proof: each leaf an
 axiom instance, each application a modus ponens. Each variable of the type then becomes a random atom or
 implication of two atoms, and those left free the first atom (axioms are schemas, so the instance of the
-proof proves the instance of the theorem); draws are kept when the theorem is no axiom
-instance itself, is not of the well-known shape ``A → A``, and is large enough.
+proof proves the instance of the theorem); draws are kept when the theorem is large enough and backward
+chaining cannot prove it without inventing a formula (:func:`_chained`: an axiom instance, ``A → A``, ``X → Y``
+from ``Y`` by A1, ``(A → B) → (A → C)`` from ``A → (B → C)`` by A2), so every proof needs a modus ponens whose
+premise the prover has to find.
 
 The answer is numbered lines ``n. formula  rule``: ``A1``/``A2`` (also ``K``/``S``, ``Ax1``/``Ax2``) or
 ``MP i, j`` citing earlier lines, one the antecedent and the other the implication, in either order. The
 checker reads each formula with the shared propositional reader (``->`` is fine), checks each line, and
 requires the last line to be the theorem. **Any** valid proof scores; the first bad line is named.
 Difficulty: the reference proof's lines plus a quarter of the theorem's size.
+
+Version 2: that chaining, a template that never looks for a premise, proved 1.00, 0.80, 0.88, 0.93, 0.88 of
+levels 0-4 (and proving the last axiom instance on the theorem's right spine, then adding each antecedent by A1
+and MP, 0.50, 0.48, 0.70, 0.53, 0.50); both now prove none. About 1 drawn term in 15 has a type it cannot
+prove, and none of three combinators, so each level has one combinator more; the least theorem size grows by
+three a level (7 at level 0) to keep the difficulty means apart.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from palaestra.verifiers.blocks import read_block, without_end_of_proof
 MAX_LINES = 300
 MAX_PROOF_CHARS = 40_000
 MAX_ATOMS = 5
+MAX_THEOREM_SIZE = 100  # the few larger types (up to 213 at level 5) are redrawn: a prompt states one formula
 MAX_LINE_TOKENS = 5_000  # the longest reference lines (12 combinators, growth capped) stay under 3,000 tokens
 EXAMPLE = "1. p → (q → p)    A1\n2. ...\n3. ...    MP 1, 2"
 
@@ -44,7 +53,7 @@ class HilbertSystem(Task):
     family = "proofs"
     description = "Prove an implicational theorem in a Hilbert system (axioms A1, A2 and modus ponens), line by line."
     tags = ("logic", "proofs", "hilbert-system", "combinators")
-    version = 1
+    version = 2  # v2: theorems that backward chaining proves without inventing a formula are redrawn
     multiline = True
     max_answer_chars = MAX_PROOF_CHARS
     distinct_from = {"proofs/natural_deduction": "a Hilbert system (two axiom schemas and modus ponens only, no "
@@ -56,14 +65,14 @@ class HilbertSystem(Task):
         leaves: int  # combinators in the term: the proof has 2 * leaves - 1 lines
         min_size: int  # the theorem's least size
 
-    presets = (
-        Config(leaves=3, min_size=5),
+    presets = (  # v2: one combinator more a level (every type of three combinators is chained)
         Config(leaves=4, min_size=7),
-        Config(leaves=5, min_size=7),
-        Config(leaves=6, min_size=9),
-        Config(leaves=7, min_size=9),
+        Config(leaves=5, min_size=10),
+        Config(leaves=6, min_size=13),
+        Config(leaves=7, min_size=16),
+        Config(leaves=8, min_size=19),
     )
-    growth = Growth(steps={"leaves": 1, "min_size": 2}, limits={"leaves": 12, "min_size": 25})
+    growth = Growth(steps={"leaves": 1, "min_size": 3}, limits={"leaves": 12, "min_size": 28})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[Formula, list[tuple[Formula, str]]] | None:
@@ -72,10 +81,8 @@ class HilbertSystem(Task):
             if typed is None:
                 return None
             theorem, lines = typed
-            if size(theorem) < config.min_size or _axiom(theorem) is not None:
+            if not config.min_size <= size(theorem) <= MAX_THEOREM_SIZE or _chained(theorem):
                 return None
-            if theorem[0] == "imp" and theorem[1] == theorem[2]:
-                return None  # A → A: one well-known shape
             return theorem, lines
 
         theorem, lines = retry(draw, attempts=5_000, what="a typable combinator term with a large enough type")
@@ -222,6 +229,20 @@ def _typed_proof(term: Term, rng: random.Random) -> tuple[Formula, list[tuple[Fo
     return theorem, lines
 
 
+def _chained(formula: Formula, known: dict[Formula, bool] | None = None) -> bool:
+    """Whether backward chaining proves ``formula`` without inventing a formula: it is an axiom instance or of
+    the shape ``A → A`` (five lines), or it is ``X → Y`` with ``Y`` chained (A1 ``Y → (X → Y)``, then MP), or it
+    is ``(A → B) → (A → C)`` with ``A → (B → C)`` chained (A2, then MP). Each step shrinks the formula, so this
+    ends; a policy that only runs it needs no modus ponens whose premise it has to find."""
+    known = {} if known is None else known
+    if formula not in known:
+        known[formula] = formula[0] == "imp" and (
+            _axiom(formula) is not None or formula[1] == formula[2] or _chained(formula[2], known)
+            or (formula[1][0] == "imp" and formula[2][0] == "imp" and formula[1][1] == formula[2][1]
+                and _chained(("imp", formula[1][1], ("imp", formula[1][2], formula[2][2])), known)))
+    return known[formula]
+
+
 def _axiom(f: Formula) -> str | None:
     """``A1`` or ``A2`` when ``f`` is an instance of that schema, else None."""
     if f[0] == "imp" and f[2][0] == "imp" and f[2][2] == f[1]:
@@ -249,7 +270,7 @@ RULE_WORDS = {"a1": "A1", "ax1": "A1", "k": "A1", "axiom1": "A1", "a2": "A2", "a
 
 
 def _parse(text: str, atoms: Any) -> Formula | None:
-    tokens = tokenize(text)
+    tokens = tokenize(text, limit=MAX_LINE_TOKENS)  # a theorem is no longer than the proof line that states it
     read = parse_prefix(tokens, atoms) if tokens else None
     return read[0] if read is not None and tokens is not None and read[1] == len(tokens) else None
 
