@@ -8,6 +8,11 @@
 - physics/truss v2: the asked member was often one reading a single load off one joint (the vertical of a
   two-panel Pratt truss), so the largest load earned 0.18 of level 1 and some load, signed right, 0.23 (0.10 of
   level 4); the member asked about now never carries a force whose size is a number in the prompt: 0.
+- operations/lp_duality v2: the bottleneck pricing (one resource priced alone) solved 0.70/0.68 of levels 0-1,
+  which were not redrawn; redrawing them left two resources at level 0 whose only other optimum has both
+  constraints tight, and pricing the scarcest resources all tight (by stock per unit used) solved 0.78/0.60 with
+  three. Levels 0-1 now price two products from four and five resources and both pricings are redrawn away at
+  every level: 0 (other fixed pair choices at most 0.20/0.13, against 1/6 and 1/10 for a random pair).
 """
 
 from __future__ import annotations
@@ -16,10 +21,13 @@ import re
 from fractions import Fraction
 
 from palaestra.core.registry import make_source
+from palaestra.envs.operations.common import named_values_text
+from palaestra.solvers.linalg import solve
 
 MST = make_source("graphs/mst")
 TOPO = make_source("graphs/topological_sort")
 TRUSS = make_source("physics/truss")
+DUALITY = make_source("operations/lp_duality")
 SEEDS = range(25)
 
 
@@ -98,3 +106,42 @@ def test_truss_reference_still_solves() -> None:
         for seed in SEEDS:
             problem = TRUSS.sample(level, seed)
             assert TRUSS.verify(problem, problem.answer).correct
+
+
+def _priced(problem, prices: list[Fraction]) -> str:
+    b = problem.data["b"]
+    total = sum((stock * y for stock, y in zip(b, prices)), Fraction(0))
+    return named_values_text([f"y{i + 1}" for i in range(len(b))], prices, "W", total)
+
+
+def _duality_shortcuts(problem) -> dict[str, list[Fraction]]:
+    """The bottleneck pricing and the all-tight pricings of the scarcest resources, written out independently."""
+    c, a, b = problem.data["c"], problem.data["a"], problem.data["b"]
+    found: dict[str, list[Fraction]] = {}
+    singles = [(b[i] * max(Fraction(p, v) for p, v in zip(c, row)), i) for i, row in enumerate(a) if all(row)]
+    if singles:
+        total, i = min(singles)
+        found["bottleneck"] = [total / b[i] if k == i else Fraction(0) for k in range(len(b))]
+    keys = {"stock": lambda i: b[i], "stock per use": lambda i: Fraction(b[i], max(1, sum(a[i]))),
+            "stock per largest use": lambda i: Fraction(b[i], max(1, *a[i]))}
+    for name, key in keys.items():
+        chosen = sorted(sorted(range(len(b)), key=key)[: len(c)])
+        prices = solve([[a[i][j] for i in chosen] for j in range(len(c))], c)
+        if prices is not None:
+            found[name] = [dict(zip(chosen, prices)).get(i, Fraction(0)) for i in range(len(b))]
+    return found
+
+
+def test_duality_bottleneck_and_scarcity_pricings_fail() -> None:
+    for level in range(5):
+        for seed in SEEDS:
+            problem = DUALITY.sample(level, seed)
+            for name, prices in _duality_shortcuts(problem).items():
+                assert DUALITY.verify(problem, _priced(problem, prices)).reward == 0, (name, level, seed)
+
+
+def test_duality_reference_still_solves() -> None:
+    for level in range(5):
+        for seed in SEEDS:
+            problem = DUALITY.sample(level, seed)
+            assert DUALITY.verify(problem, problem.answer).correct
