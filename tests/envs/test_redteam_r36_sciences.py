@@ -13,6 +13,10 @@
   constraints tight, and pricing the scarcest resources all tight (by stock per unit used) solved 0.78/0.60 with
   three. Levels 0-1 now price two products from four and five resources and both pricings are redrawn away at
   every level: 0 (other fixed pair choices at most 0.20/0.13, against 1/6 and 1/10 for a random pair).
+- geometry/polygon_area v3: a fan of triangles from the first listed vertex, areas added unsigned (right only
+  when that vertex sees the whole polygon), solved 0.60/0.30/0.15 of levels 2-4 and a fan from the second, third
+  or last vertex 0.50-0.63/0.28-0.30/0.15-0.33; from level 2 at most one vertex sees the whole polygon and it is
+  never listed first: 0 from the first vertex, 0.10-0.20 from another fixed place.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ MST = make_source("graphs/mst")
 TOPO = make_source("graphs/topological_sort")
 TRUSS = make_source("physics/truss")
 DUALITY = make_source("operations/lp_duality")
+POLYGON = make_source("geometry/polygon_area")
 SEEDS = range(25)
 
 
@@ -145,3 +150,29 @@ def test_duality_reference_still_solves() -> None:
         for seed in SEEDS:
             problem = DUALITY.sample(level, seed)
             assert DUALITY.verify(problem, problem.answer).correct
+
+
+def _unsigned_fan(points: list[tuple[Fraction, Fraction]], apex: int) -> Fraction:
+    q = points[apex:] + points[:apex]
+    (x0, y0) = q[0]
+    return sum((abs((x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0)) / 2
+                for (x1, y1), (x2, y2) in zip(q[1:], q[2:])), Fraction(0))
+
+
+def test_polygon_fan_from_a_fixed_vertex_fails() -> None:
+    for level in (2, 3, 4):
+        hits = {"first": 0, "second": 0, "third": 0, "last": 0}
+        for seed in SEEDS:
+            problem = POLYGON.sample(level, seed)
+            points = [(Fraction(x), Fraction(y)) for x, y in problem.data["points"]]
+            for name, apex in {"first": 0, "second": 1, "third": 2, "last": len(points) - 1}.items():
+                hits[name] += POLYGON.verify(problem, str(_unsigned_fan(points, apex))).correct
+        assert hits["first"] == 0, (level, hits)
+        assert max(hits.values()) <= 0.3 * len(SEEDS), (level, hits)
+
+
+def test_polygon_reference_still_solves() -> None:
+    for level in range(5):
+        for seed in SEEDS:
+            problem = POLYGON.sample(level, seed)
+            assert POLYGON.verify(problem, problem.answer).correct
