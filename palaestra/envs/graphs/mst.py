@@ -5,11 +5,13 @@ weight ranges make ties, so a graph often has several minimum spanning trees. Th
 **any** of them: exactly ``n - 1`` distinct edges of the graph that connect every node, whose total
 weight equals the optimum (Kruskal's, computed at generation).
 
-Every graph defeats two shortcuts, whatever they do with ties: the ``n - 1`` lightest edges contain a
-cycle (an edge lighter than the tree's heaviest closes one), and the edges that are lightest at one of
-their ends leave the graph disconnected (one round of Borůvka is not the whole tree). Before version 2
-the lightest edges solved 0.55/0.28/0.10 of levels 0-2 and each node's lightest edge 0.60/0.23/0.03;
-both now solve none.
+Every graph defeats three shortcuts, whatever they do with ties: the ``n - 1`` lightest edges contain a
+cycle (an edge lighter than the tree's heaviest closes one); the edges that are lightest at one of
+their ends leave the graph disconnected (one round of Borůvka is not the whole tree); and joining each
+node to its lightest neighbour numbered below it (or above it) makes no tree or a heavier one. Before
+version 2 the lightest edges solved 0.55/0.28/0.10 of levels 0-2, each node's lightest edge
+0.60/0.23/0.03, the lightest neighbour below 0.23/0.03 of levels 0-1 and above 0.35/0.05/0.03 of
+levels 0-2; all now solve none.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ class MinimumSpanningTree(Task):
     family = "graphs"
     description = "Give any minimum spanning tree of a weighted undirected graph."
     tags = ("graphs", "optimization", "trees")
-    version = 2  # v2: the lightest edges and each node's lightest edge never make the tree
+    version = 2  # v2: the lightest edges, each node's lightest edge and a scan by number never make the tree
 
     @dataclass(frozen=True)
     class Config:
@@ -128,17 +130,32 @@ def _kruskal(n: int, edges: list[list[int]]) -> list[list[int]]:
 
 
 def _defeats_shortcuts(n: int, edges: list[list[int]]) -> bool:
-    """Whether no choice of the ``n - 1`` lightest edges, nor of each node's lightest edge, is a spanning tree.
+    """Whether no choice of the ``n - 1`` lightest edges, of each node's lightest edge, nor of each node's lightest
+    neighbour numbered below (above) it, is a minimum spanning tree.
 
     An edge lighter than the minimum tree's heaviest edge that closes a cycle among the lighter edges puts a
     cycle in every pick of the ``n - 1`` lightest (or they would be a lighter tree); the edges lightest at either
-    end, every tie included, must leave two components, so no tie-break of them connects the graph.
+    end, every tie included, must leave two components, so no tie-break of them connects the graph; a scan by
+    number weighs the same under every tie-break, so its weight must differ from the minimum.
     """
-    heaviest = max(w for _, _, w in _kruskal(n, edges))
+    tree = _kruskal(n, edges)
+    heaviest, weight = max(w for _, _, w in tree), sum(w for _, _, w in tree)
     lighter = UnionFind(n)
     if all(lighter.union(u, v) for u, v, w in edges if w < heaviest):
         return False
     lightest_at = [min(w for u, v, w in edges if node in (u, v)) for node in range(n)]
     chosen = UnionFind(n)
     joins = sum(chosen.union(u, v) for u, v, w in edges if w in (lightest_at[u], lightest_at[v]))
-    return joins < n - 1
+    return joins < n - 1 and all(_scan_weight(n, edges, upward) != weight for upward in (False, True))
+
+
+def _scan_weight(n: int, edges: list[list[int]], upward: bool) -> int | None:
+    """The weight of the tree that joins every node but the first (or the last) to its lightest neighbour numbered
+    below (above) it, whatever the tie-break; None when some node has no such neighbour (no tree)."""
+    total = 0
+    for node in range(1, n) if not upward else range(n - 1):
+        weights = [w for u, v, w in edges if node in (u, v) and ((u + v - node > node) == upward)]
+        if not weights:
+            return None
+        total += min(weights)
+    return total
