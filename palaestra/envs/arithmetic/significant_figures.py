@@ -4,9 +4,15 @@ Level 0 rounds a number to n significant figures; level 1 writes an exact number
 scientific notation; level 2 rounds to n significant figures and writes the result in
 scientific notation; level 3 combines measurements (a product or quotient keeps the
 fewest significant figures of its factors, a sum or difference the fewest decimal
-places); level 4 multiplies or divides numbers given in scientific notation and reports
+places) and each question is drawn so that the other operation's rule gives another value;
+level 4 multiplies or divides numbers given in scientific notation and reports
 the result to the right significant figures in scientific notation. Rounding is half
 up; the generator avoids exact ties, so the rounded value is never in doubt.
+
+Version 2: at level 3 a sum's value rounded to the fewest significant figures was usually its value rounded
+to the fewest decimal places, and sums were redrawn more often than products, so always keeping the fewest
+significant figures solved 0.92 of level 3 (always the fewest decimal places 0.47); now the other rule always
+gives another value and the operation is drawn before its numbers, half and half: 0.48 and 0.52 (200 seeds).
 
 The answer must have the right value and show the right precision: ``0.00457`` or
 ``4.57 × 10^-3`` for three significant figures (``4.57e-3``, ``4.57*10^(-3)``, ``4.57·10⁻³``),
@@ -160,6 +166,7 @@ def _random_number(rng: random.Random, digits: int) -> Fraction:
 @register
 class SignificantFigures(Task):
     id = "arithmetic/significant_figures"
+    version = 2  # v2: at level 3 the other operation's rounding rule never gives the same value
     family = "arithmetic"
     description = "Round to significant figures, write scientific notation, and keep precision in measurements."
     tags = ("math", "arithmetic", "measurement")
@@ -284,28 +291,52 @@ def _measured(rng: random.Random, figures: int) -> tuple[Fraction, str]:
     return Fraction(mantissa) * Fraction(10) ** exponent, _digits(mantissa, exponent)
 
 
-def _measurement(rng: random.Random) -> Question | None:
-    if rng.random() < 0.5:  # product or quotient: fewest significant figures
-        f1, f2 = rng.randint(2, 5), rng.randint(2, 5)
-        (a, a_text), (b, b_text) = _measured(rng, f1), _measured(rng, f2)
-        operation = rng.choice(["×", "÷"])
-        exact = a * b if operation == "×" else a / b
-        figures = min(f1, f2)
-        if _tie(exact, _figure_step(exact, figures)):
-            return None
-        return (f"Two measured values are {a_text} and {b_text} (every digit shown is significant). Compute "
-                f"{a_text} {operation} {b_text} and round to the correct number of significant figures.",
-                round_figures(exact, figures), "figures", figures, False, 4)
+def _measurement(rng: random.Random) -> Question:
+    """A product or quotient, or a sum or difference, each half the time: the operation is drawn once and only
+    its numbers are redrawn, so a policy that knows one rule earns at most half."""
+    combine = _product if rng.random() < 0.5 else _sum
+    return retry(lambda: combine(rng), what="measurements whose two rounding rules disagree")
+
+
+def _product(rng: random.Random) -> Question | None:
+    """A product or quotient: the fewest significant figures."""
+    f1, f2 = rng.randint(2, 5), rng.randint(2, 5)
+    (a, a_text), (b, b_text) = _measured(rng, f1), _measured(rng, f2)
+    operation = rng.choice(["×", "÷"])
+    exact = a * b if operation == "×" else a / b
+    figures = min(f1, f2)
+    if _tie(exact, _figure_step(exact, figures)):
+        return None
+    places = min(len(text.split(".")[1]) for text in (a_text, b_text))
+    if round_places(exact, places) == round_figures(exact, figures):
+        return None  # the sum's rule (fewest decimal places) would give the same value
+    return (f"Two measured values are {a_text} and {b_text} (every digit shown is significant). Compute "
+            f"{a_text} {operation} {b_text} and round to the correct number of significant figures.",
+            round_figures(exact, figures), "figures", figures, False, 4)
+
+
+def _sum(rng: random.Random) -> Question | None:
+    """A sum or difference: the fewest decimal places."""
     values = [Fraction(rng.randint(1, 99999), 10 ** rng.randint(0, 4)) for _ in range(rng.randint(2, 3))]
     places = min(len(_show(v).split(".")[1]) if "." in _show(v) else 0 for v in values)
     sign = rng.choice([1, -1])
     exact = values[0] + sign * sum(values[1:])
     if exact <= 0 or _tie(exact, Fraction(1, 10**places)):
         return None
+    rounded = round_places(exact, places)
+    if any(round_figures(exact, figures) == rounded for figures in _fewest_figures([_show(v) for v in values])):
+        return None  # the product's rule (fewest significant figures) would give the same value
     joined = f" {'+' if sign > 0 else '-'} ".join(_show(v) for v in values)
     return (f"Measured values (every digit shown is significant): compute {joined} and round to the correct "
-            "precision (as many decimal places as the least precise value).", round_places(exact, places),
-            "places", places, False, 4)
+            "precision (as many decimal places as the least precise value).", rounded, "places", places, False, 4)
+
+
+def _fewest_figures(texts: list[str]) -> set[int]:
+    """The fewest significant figures among written values, with a whole number's trailing zeros counted as
+    significant or not (both readings, so that neither reading of the product's rule gives a sum's value)."""
+    digits = [text.replace(".", "").lstrip("0") for text in texts]
+    return {min(len(d) for d in digits),
+            min(len(d) if "." in text else len(d.rstrip("0")) or 1 for d, text in zip(digits, texts))}
 
 
 def _scientific_product(rng: random.Random) -> Question | None:

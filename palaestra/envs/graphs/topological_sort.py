@@ -3,6 +3,12 @@
 The DAG comes from :func:`palaestra.generators.graphs.random_dag` (edges go forward in a hidden
 random order; weakly connected). Most DAGs have many topological orders: the verifier accepts
 **any** order that lists every node once and puts ``a`` before ``b`` for every edge ``a -> b``.
+
+Every DAG defeats sorting the nodes by a degree, whatever the tie-break: for each of in-degree, out-degree
+(most first) and in-degree minus out-degree some edge ``a -> b`` has ``a`` strictly behind ``b``; and listing the
+sources, then the other nodes by number (up or down), then the sinks fails too. Before version 2 those sorts
+solved 0.28/0.35/0.68 of level 0 and 0.30/0.25/0.33 of level 1, sources-numbered-sinks 0.28/0.15/0.10 of levels
+0-2; now none.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_nodes
 from palaestra.generators.graphs import random_dag
@@ -23,6 +30,7 @@ class TopologicalSort(Task):
     family = "graphs"
     description = "Give any topological order of a directed acyclic graph."
     tags = ("graphs", "dag", "ordering")
+    version = 2  # v2: no sort by a degree gives a topological order
 
     @dataclass(frozen=True)
     class Config:
@@ -40,8 +48,8 @@ class TopologicalSort(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes
-        dag, _ = random_dag(rng, n, config.edges)
-        edges = sorted([u, v] for u, v, _ in dag.edges)
+        edges = retry(lambda: sorted([u, v] for u, v, _ in random_dag(rng, n, config.edges)[0].edges),
+                      accept=lambda drawn: _defeats_degree_sorts(n, drawn), what="a DAG no degree sort orders")
         prompt = (
             f"A directed graph has nodes 0 to {n - 1} and these {len(edges)} edges (a->b goes from a to b):\n"
             f"{edge_list(edges, directed=True)}\n\n"
@@ -107,3 +115,17 @@ def _kahn(n: int, edges: list[list[int]], smallest: bool) -> list[int]:
             if indegree[v] == 0:
                 heapq.heappush(ready, sign * v)
     return order
+
+
+def _defeats_degree_sorts(n: int, edges: list[list[int]]) -> bool:
+    """Whether each degree key (in-degree, minus out-degree, in-degree minus out-degree) puts the head of some
+    edge strictly before its tail, so sorting by it fails under any tie-break, and the edges between inner
+    nodes (neither sources nor sinks) go both up and down in number, so sources first, sinks last and the rest
+    by number (either way) fails too."""
+    indegree, outdegree = [0] * n, [0] * n
+    for u, v in edges:
+        outdegree[u] += 1
+        indegree[v] += 1
+    keys = (indegree, [-d for d in outdegree], [i - o for i, o in zip(indegree, outdegree)])
+    inner = [v > u for u, v in edges if indegree[u] and outdegree[v]]
+    return all(any(key[u] > key[v] for u, v in edges) for key in keys) and True in inner and False in inner

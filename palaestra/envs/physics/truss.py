@@ -8,7 +8,10 @@ asymmetric loads, and at level 4 a horizontal load as well. Panel widths and hei
 come from Pythagorean triples, so every member has a whole-number length and every
 force is an exact fraction. The generator writes the two equilibrium equations of every
 joint (m + 3 = 2j unknowns: the member forces and three reactions) and solves them
-exactly; the member asked about always carries force.
+exactly; the member asked about always carries force, and never one whose size is a number in the prompt
+(a load or a coordinate). Version 2: at level 1 (two-panel Pratt trusses) the asked member was often the vertical
+under a single load, so answering the largest load earned 0.18 and some load, signed, 0.23 (0.10 at level 4);
+both now earn 0.
 
 The answer is the force in kN, tension positive and compression negative (``-25/2``,
 ``-12.5 kN``), or a magnitude with the word (``12.5 kN compression``, ``12.5 (C)``,
@@ -152,6 +155,7 @@ class TrussForces(Task):
     family = "physics"
     description = "Force in a member of a plane truss by the method of joints (tension +, compression -), exactly."
     tags = ("physics", "statics", "engineering", "math")
+    version = 2  # v2: the member asked about never carries a force equal to a number in the prompt
     max_answer_chars = 300  # a force with its label, unit and sense; longer text is not one force
 
     @dataclass(frozen=True)
@@ -184,8 +188,16 @@ class TrussForces(Task):
             except ValueError:
                 return None
 
-        truss, forces = retry(draw, lambda d: any(f != 0 for f in d[1].values()), what="a loaded truss")
-        member = rng.choice([m for m, f in forces.items() if f != 0])
+        def asked(drawn: tuple[Truss, dict[tuple[str, str], Fraction]]) -> list[tuple[str, str]]:
+            """Members that carry force, and not a force whose size is a number in the prompt (a load or a
+            coordinate): a member reading one load off one joint would be answered by copying that load."""
+            truss, forces = drawn
+            shown = {abs(v) for load in truss.loads.values() for v in load}
+            shown |= {abs(v) for joint in truss.joints.values() for v in joint}
+            return [m for m, f in forces.items() if f != 0 and abs(f) not in shown]
+
+        truss, forces = retry(draw, lambda d: bool(asked(d)), what="a loaded truss")
+        member = rng.choice(asked((truss, forces)))
         value = forces[member]
         joints = "\n".join(f"  {j} at ({format_fraction(x)}, {format_fraction(y)})" for j, (x, y) in
                            truss.joints.items())
