@@ -1,0 +1,50 @@
+"""Red team, round 3 session 36 (games_b): cheap policies of games never red-teamed before.
+
+- games/bomb_defusal (v2): version 1 drew the edgework freely, so most rule conditions came out false and the
+  answers barely depended on it: following each list's "otherwise" rule won 0.40 / 0.33 / 0.20 / 0.20 / 0.20 of
+  levels 0-4, each list's first rule 0.47 / 0.40 / 0.20 / 0.07 / 0.03, and a player who asked about the modules only
+  and assumed one edgework 0.73-0.83 at level 0 and 0.30-0.40 at level 4 (random play 0.07 / 0 / 0 / 0 / 0).
+  Version 2 draws the edgework among the answers it can give (at least eight distinct, one drawn uniformly), with
+  four to six modules and one strike: any player who never asks about the edgework wins at most one game in eight
+  (measured: the declared rules 0-0.10, an assumed edgework 0.07-0.20, 0.12 on average; 40 games a level).
+"""
+
+from __future__ import annotations
+
+from palaestra.core.registry import make_source
+from palaestra.envs.games import bomb_defusal
+from palaestra.kit.play import policy_scores
+
+BOMB = "games/bomb_defusal"
+# Edgeworks a player might assume instead of asking: a vowel and an odd digit, none and an even one, few and many
+# batteries, no indicator and a lit one.
+ASSUMED = ({"serial": "AE12U1", "batteries": 0, "indicators": []},
+           {"serial": "BCDFG2", "batteries": 3, "indicators": [["CAR", True]]})
+
+
+def _assuming(edgework):
+    """Ask only about the modules; apply the manual to ``edgework`` instead of the device's."""
+    def policy(problem, state, history, rng):
+        known = bomb_defusal._knowledge(history)
+        known["edgework"] = {**edgework, **known["edgework"]}
+        return bomb_defusal._next_move(problem.data["manual"], problem.data["kinds"], known)
+    return policy
+
+
+def test_a_player_who_never_asks_about_the_edgework_wins_about_one_game_in_eight():
+    for edgework in ASSUMED:
+        scores = policy_scores(BOMB, _assuming(edgework), 24)
+        assert sum(scores) / len(scores) <= 0.2 and max(scores) <= 0.3, (edgework, scores)
+
+
+def test_the_declared_condition_ignoring_rules_win_rarely_at_every_level():
+    for name, policy in make_source(BOMB).heuristics().items():
+        scores = policy_scores(BOMB, policy, 24)
+        assert max(scores) <= 0.2, (name, scores)
+
+
+def test_the_honest_player_still_defuses_every_device():
+    source = make_source(BOMB)
+    honest = policy_scores(BOMB, lambda problem, state, history, rng: source.honest_move(source.view(problem, history)),
+                           12)
+    assert honest == [1.0] * 5
