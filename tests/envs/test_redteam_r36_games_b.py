@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from palaestra.core.registry import make_source
 from palaestra.envs.games import bomb_defusal, hex_minesweeper, ice_slide, rush_hour
+from palaestra.generators.minesweeper import OPEN
 from palaestra.kit.play import policy_scores
 
 BOMB = "games/bomb_defusal"
@@ -132,9 +133,9 @@ def _lowest_risk(problem, state, history, rng):
     data, mask = problem.data, state["mask"]
     around = hex_minesweeper.hex_neighbours(data["rows"], data["cols"])
     numbers = make_source(HEX).numbers(data)
-    hidden = [i for i, m in enumerate(mask) if m != "o"]
-    share = {j: numbers[j] / sum(mask[k] != "o" for k in around[j])
-             for j, m in enumerate(mask) if m == "o" and numbers[j]}
+    hidden = [i for i, m in enumerate(mask) if m != OPEN]
+    share = {j: numbers[j] / sum(mask[k] != OPEN for k in around[j])
+             for j, m in enumerate(mask) if m == OPEN and numbers[j]}
     risk = {i: max((share[j] for j in around[i] if j in share), default=0.0) for i in hidden}
     cell = rng.choice([i for i in hidden if risk[i] == min(risk.values())])
     return f"reveal {chr(97 + cell % data['cols'])}{cell // data['cols'] + 1}"
