@@ -25,6 +25,10 @@
   numbers first and dotting a shaded cell back whenever the feedback named a conflict won 0.21 / 0.14 / 0.05 of
   levels 0 / 1 / 3 (100 games; random legal marks 0). Version 2 leaves an eighth of the cells as spare turns:
   0.09 / 0.01 / 0.02 / 0.01 / 0 at levels 0-4.
+- games/lights_out_graph (v2): the greedy rule never repeating its last press (the press leaving the fewest lamps
+  lit among the others, ties at random) won 0.20 / 0.11 / 0.06 / 0.05 / 0.04 of levels 0-4 (random presses
+  0.10 / 0.01 / 0 / 0 / 0; 100 games). Version 2 redraws a board the greedy rule, repeating or not, switches off
+  in one of 16 games played at generation: 0-0.01.
 """
 
 from __future__ import annotations
@@ -183,3 +187,28 @@ def test_nurikabe_shading_far_first_and_undoing_conflicts_rarely_wins():
 def test_the_nurikabe_oracle_still_solves_within_the_budget():
     source = make_source(NURIKABE)
     assert policy_scores(NURIKABE, lambda problem, state, history, rng: source.oracle(problem, state), 8) == [1.0] * 5
+
+
+LIGHTS = "games/lights_out_graph"
+
+
+def _fewest_lit_not_repeating(problem, state, history, rng):
+    """The press leaving the fewest lamps lit, never the lamp pressed last, ties at random."""
+    n = problem.data["lamps"]
+    toggles = [1 << lamp for lamp in range(n)]
+    for u, v in problem.data["wires"]:
+        toggles[u] |= 1 << v
+        toggles[v] |= 1 << u
+    last = int(history[-1][0].split()[-1]) - 1 if history else -1
+    options = [lamp for lamp in range(n) if lamp != last]
+    fewest = min((state["lit"] ^ toggles[lamp]).bit_count() for lamp in options)
+    return f"press {rng.choice([lamp for lamp in options if (state['lit'] ^ toggles[lamp]).bit_count() == fewest]) + 1}"
+
+
+def test_the_lights_out_greedy_rule_rarely_wins():
+    assert max(policy_scores(LIGHTS, _fewest_lit_not_repeating, 30, [0, 1])) <= 0.07
+
+
+def test_the_lights_out_oracle_still_solves_every_level():
+    source = make_source(LIGHTS)
+    assert policy_scores(LIGHTS, lambda problem, state, history, rng: source.oracle(problem, state), 10) == [1.0] * 5
