@@ -35,7 +35,7 @@ EDGEWORK = {"serial": "AB3CD8", "batteries": 2, "indicators": [["FRK", True], ["
 def hand_problem(strikes: int = 2, serial: str = "AB3CD8") -> Problem:
     data = {"kinds": ["wires", "button", "keypad"], "manual": MANUAL, "strikes": strikes, "turns": 12, "work": 1,
             "device": {"edgework": {**EDGEWORK, "serial": serial}, "modules": [WIRES, BUTTON, KEYPAD]}}
-    return Problem(env_id=ENV, level=0, seed=0, prompt="", data=data)
+    return Problem(env_id=ENV, level=0, seed=0, prompt="", data=data, version=make_source(ENV).version)
 
 
 def play(problem: Problem, moves: list[str]) -> tuple[Any, list[Any]]:

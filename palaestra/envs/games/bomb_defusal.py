@@ -22,22 +22,29 @@ device explodes (reward 0). Reward 1 when every module is disarmed within the tu
 unreadable reply, two actions in one reply, an instruction that does not fit the module (no such
 module, wire or key; the wrong kind; a module already disarmed) is refused and the turn is spent.
 
+The edgework is drawn last, among the answers it can give: 32 edgeworks are drawn for the device's manual and
+faces, each gives an answer (the right action of every module), and the device's edgework is one giving an answer
+drawn uniformly among the distinct ones (at least eight, else the device is redrawn). A player who never asks about
+the edgework -- one who ignores the conditions, follows one rule of each list, cuts a fixed wire, or assumes a serial
+number and a battery count -- gives one of those answers whatever it does, so it wins at most one game in eight.
+
 The honest player (:meth:`BombDefusal.honest_move`) reads only the prompt's manual (public) and the
 partner's answers: for the first armed module it applies the manual with
 :func:`palaestra.generators.defusal.decide`, asks the first fact the rules need, and instructs once the
 rules decide. The turn budget is the honest player's questions and instructions plus ``SLIPS``. The
-oracle reads the device and instructs without asking. Uniformly random legal replies (questions and
-fitting instructions) almost never win: 1% at level 0 and at most 0.3% at levels 1-4 in 400 seeded
-games per level, with several modules, eleven button actions and 24 keypad orders against one or two strikes.
-Heuristics declared: never ask (cut the top wire, tap, press the first column in order); ask each
-module only, then cut the last wire / tap / press top to bottom; follow each list's "otherwise" rule
-whatever the conditions; follow each list's first rule (these three ask what their rule needs);
-random legal replies. At level 4 they win about 0%, 3%, 13%, 5% and 0% (200 games).
+oracle reads the device and instructs without asking. Heuristics declared: never ask (cut the top wire, tap,
+press the first column in order); ask each module only, then cut the last wire / tap / press top to bottom;
+follow each list's "otherwise" rule whatever the conditions; follow each list's first rule (these three ask what
+their rule needs); random legal replies. Version 1 drew the edgework freely, so most conditions came out false:
+the "otherwise" rule won 0.40 / 0.33 / 0.20 / 0.20 / 0.20 of levels 0-4 and a player assuming one edgework
+0.73-0.83 at level 0 and 0.30-0.40 at level 4; version 2 (40 games a level): at most 0.10 for the declared rules,
+0.07-0.20 (0.12 on average, the bound being 1/8) for an assumed edgework, 0 for random play.
 
-Levels grow the modules, the wires and colours, the rules per list and the atoms per condition, and
-lower the strike limit (2, 2, 2, 1, 1); past the presets one module and one atom more per level (at
-most four atoms). The difficulty measure is the rule conditions the honest player reads plus the
-questions it needs plus the instructions.
+Levels grow the modules (four to six), the wires and colours, the rules per list and the atoms per condition
+(two, then three); one wrong instruction explodes the device (version 1 allowed two at levels 0-2 with two or
+three modules, too few answers to guess among). Past the presets one module and one atom more per level (at
+most four atoms). The difficulty measure is the rule conditions the honest player reads plus the questions it
+needs plus the instructions.
 """
 
 from __future__ import annotations
@@ -67,6 +74,8 @@ from palaestra.generators.defusal import (
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
 
 SLIPS = 2  # turns of slack beyond the honest player's need
+EDGEWORK_DRAWS = 32  # edgeworks drawn per device: the device's own is drawn among the answers they give
+MIN_ANSWERS = 8  # distinct answers (the right action per module) those draws must give, else the device is redrawn
 _LEAD = r"(?:(?:action|instruction|question|reply|move)\s?:\s?)?"
 _ON = r" (?:on|of|in|at|from) (?:the )?module (\d{1,2})"
 _ASK = re.compile(
@@ -103,6 +112,7 @@ class BombDefusal(MultiTurnTask):
     one_move_per_turn = True
     hidden_information = True  # the device: edgework and every module's face
     public_keys = ("manual", "kinds", "strikes")  # the manual, the modules' kinds and the strike limit are printed
+    version = 2  # v2: the edgework is drawn among the answers it can give; four to six modules, one strike
 
     @dataclass(frozen=True)
     class Config:
@@ -114,8 +124,10 @@ class BombDefusal(MultiTurnTask):
         columns: int  # keypad columns
         strikes: int  # the device explodes at this many strikes
 
-    presets = (Config(2, (3, 4), 4, 2, 1, 3, 2), Config(3, (3, 5), 5, 2, 1, 4, 2), Config(3, (3, 6), 5, 3, 2, 4, 2),
-               Config(4, (4, 6), 6, 3, 2, 5, 1), Config(5, (4, 7), 6, 4, 3, 5, 1))
+    # Version 2: levels 0-2 had two or three modules, one-atom conditions (levels 0-1) and two strikes: too few
+    # answers to draw the edgework's among, and a second strike would let a wrong guess be corrected.
+    presets = (Config(4, (3, 4), 4, 2, 2, 3, 1), Config(5, (3, 5), 5, 2, 2, 4, 1), Config(5, (3, 6), 5, 3, 2, 4, 1),
+               Config(6, (4, 6), 6, 3, 2, 5, 1), Config(6, (4, 7), 6, 4, 3, 5, 1))
     growth = Growth(steps={"modules": 1, "depth": 1}, limits={"depth": 4})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -124,8 +136,11 @@ class BombDefusal(MultiTurnTask):
             kinds += [rng.choice(KINDS) for _ in range(config.modules - len(kinds))]
             rng.shuffle(kinds)
             manual = draw_manual(rng, kinds, config.wires, config.colours, config.rules, config.depth, config.columns)
-            device = {"edgework": draw_edgework(rng), "modules": [draw_module(rng, kind, manual, config.colours)
-                                                                  for kind in kinds]}
+            modules = [draw_module(rng, kind, manual, config.colours) for kind in kinds]
+            edgework = _edgework(rng, manual, modules)
+            if edgework is None:
+                return None
+            device = {"edgework": edgework, "modules": modules}
             questions, instructions, read = _honest_work(manual, device)
             return {"kinds": kinds, "manual": manual, "device": device, "strikes": config.strikes,
                     "turns": questions + instructions + SLIPS, "work": read + questions + instructions}
@@ -397,6 +412,22 @@ def _honest_work(manual: dict[str, Any], device: dict[str, Any]) -> tuple[int, i
                 break
             asked.add(number if value == "module" else value)
     return len(asked), instructions, read
+
+
+def _edgework(rng: random.Random, manual: dict[str, Any], modules: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """An edgework whose answer (the right action of every module) is drawn uniformly among the distinct answers of
+    ``EDGEWORK_DRAWS`` drawn edgeworks, or None when they give fewer than ``MIN_ANSWERS``.
+
+    The faces and the manual are fixed before the answer is drawn, so whatever a player does without asking
+    about the edgework (ignore the conditions, assume a battery count, guess) gives one of those answers: it wins
+    at most one game in ``MIN_ANSWERS``. Edgeworks drawn freely mostly leave the conditions false, so the
+    otherwise rules alone, or an assumed edgework, won most games (version 1).
+    """
+    by_answer: dict[str, dict[str, Any]] = {}
+    for _ in range(EDGEWORK_DRAWS):
+        edgework = draw_edgework(rng)
+        by_answer.setdefault(repr([solution(manual, module, edgework) for module in modules]), edgework)
+    return rng.choice(list(by_answer.values())) if len(by_answer) >= MIN_ANSWERS else None
 
 
 def _one_rule(manual: dict[str, Any], which: int) -> dict[str, Any]:

@@ -16,8 +16,11 @@ Every puzzle has exactly one solution: the generator grows a random solved grid
 it, and asks the shared SAT solver (:func:`palaestra.generators.nurikabe.solutions`, with the islands'
 and the sea's connectivity added as lazy cuts) for two solutions; while there are two, it reveals, as a
 given, a cell where the other solution differs from the grid it grew. The turn budget is the sea cells
-still to shade plus a quarter of the cells, so a solver who reasons can make a few notes and fixes,
-while marking cells blindly runs out of turns (random legal marks never win). The oracle clears a
+still to shade plus an eighth of the cells, so a solver who reasons can make a few notes and fixes,
+while marking cells blindly runs out of turns (random legal marks never win). With a quarter of the cells
+(version 1), shading the cells farthest from the numbers first and dotting a shaded cell back whenever the
+feedback named a conflict won 0.21 / 0.14 / 0.05 of levels 0 / 1 / 3 (100 games; random legal marks 0): the
+conflicts steer trial and error. With an eighth: 0.09 / 0.01 / 0.02 / 0.01 / 0 at levels 0-4. The oracle clears a
 wrong shade, else shades the next sea cell. The model sees the whole puzzle; nothing is hidden.
 
 Levels grow the grid and the islands. The difficulty measure is the sea cells to shade plus the islands.
@@ -54,6 +57,7 @@ class NurikabeConflicts(MultiTurnTask):
     description = "Solve a unique Nurikabe by shading one cell per turn; feedback names rule conflicts, never the solution."
     tags = ("games", "multi-turn", "single-player", "puzzle", "logic", "grid")
     one_move_per_turn = True  # a reply holding several marks is refused (checked by the kit)
+    version = 2  # v2: spare turns an eighth of the cells (a quarter paid trial and error steered by the conflicts)
 
     @dataclass(frozen=True)
     class Config:
@@ -165,7 +169,7 @@ def _draw(rng: random.Random, config: NurikabeConflicts.Config) -> dict[str, Any
         other = next((s for s in found if s != sea), None)
         if other is None:
             cells = rows * cols
-            budget = len(sea) - sum(givens.values()) + cells // 4
+            budget = len(sea) - sum(givens.values()) + cells // 8  # spare turns for a few notes and fixes
             return {"rows": rows, "cols": cols, "clues": sorted([r, c, n] for (r, c), n in clues),
                     "givens": sorted([r, c, is_sea] for (r, c), is_sea in givens.items()),
                     "sea": sorted([list(x) for x in sea]), "budget": budget}
