@@ -107,7 +107,10 @@ _APPROX_PREFIX = re.compile(
     r"^(?:≈|≃|~=?|about\b|approximately\b|approx\b\.?|roughly\b|around\b|circa\b|ca\.|nearly\b|almost\b) ?",
     re.IGNORECASE,
 )
-_APPROX_SUFFIX = re.compile(r"(?<=\d)(?: ?\.\.\.| ?…)$")
+# "3.14...", and a marker after the value: "3.1416 (approx.)", "3.1416, approximately" (a careful grader reads
+# them as "≈ 3.1416")
+_APPROX_SUFFIX = re.compile(r"(?<=\d)(?: ?\.\.\.| ?…)$|,? \(?(?:approx\.?|approximately|roughly)\)?$",
+                            re.IGNORECASE)
 _UNIT_START = re.compile(r"(?<=[\d )}$])[A-Za-z°%µμΩ\\$^]")
 # One-character unit signs written as their letters: ℃ is °C, the kelvin and ohm signs K and Ω.
 _UNIT_SIGNS = str.maketrans({"\u2103": "°C", "\u2109": "°F", "\u212a": "K", "\u2126": "Ω"})

@@ -165,13 +165,15 @@ def test_mixed_numbers_only_when_allowed_and_proper(text: str, value: Fraction |
 @pytest.mark.parametrize(
     "text, value",
     [("≈ 7", 7), ("~7", 7), ("~= 7", 7), ("about 7", 7), ("approximately 7.0", 7), ("Approx. 7", 7), ("x ≈ 7", 7),
-     (r"v \approx 7", 7), ("3.14...", F(157, 50)), ("roughly 2.5", F(5, 2)), ("7", 7)],
+     (r"v \approx 7", 7), ("3.14...", F(157, 50)), ("roughly 2.5", F(5, 2)), ("7", 7),
+     ("3.1416 (approx)", F(3927, 1250)), ("7 (approx.)", 7), ("7, approximately", 7), ("7 approx.", 7)],
 )
 def test_read_approx_accepts_markers(text: str, value: Fraction) -> None:
     assert read_approx(text) == value
 
 
-@pytest.mark.parametrize("text", ["≈ 7 or 8", "about 7, maybe 8", "≈≈ 7", "approximately"])
+@pytest.mark.parametrize("text", ["≈ 7 or 8", "about 7, maybe 8", "≈≈ 7", "approximately", "7 (approx) or 8",
+                                  "7 or 8 (approx.)"])
 def test_read_approx_rejects(text: str) -> None:
     assert read_approx(text) is None
 
