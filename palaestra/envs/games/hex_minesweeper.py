@@ -21,7 +21,8 @@ first click, checked at generation. Solvable boards are still often cleared by g
 the cell of lowest risk (the largest share of mines an open neighbour's number puts on its hidden neighbours,
 0 away from the numbers; ties at random), proving nothing, won 0.76 / 0.40 / 0.11 of levels 0-2 (100 games;
 random reveals 0.04 / 0.02 / 0). A board that guesser clears in one of eight games played at generation is
-redrawn: 0.07 / 0.05 / 0.02, and 0.02 / 0 at levels 3-4 (a mean-risk variant 0.01-0.08). The honest player
+redrawn: 0.07 / 0.05 / 0.02, and 0.02 / 0 at levels 3-4 (a mean-risk variant 0.01-0.08). Level 0 is a 6 x 5
+board with 4 mines (5 x 5 with 3 in version 1: too few such boards survive the guesser, 67% distinct in 1,000 draws). The honest player
 reads only the drawn boards and reveals a cell those deductions prove safe; the oracle does the same but peeks
 to prefer an empty cell. The turn budget is the number of safe cells still hidden after the first click (each proven reveal
 opens at least one, so the honest player always finishes); the difficulty measure is the clicks
@@ -66,7 +67,7 @@ class HexMinesweeper(MinesweeperGame):
     family = "games"
     description = "Open every safe cell of a no-guess minesweeper board of hexagons (six neighbours per cell)."
     tags = ("games", "multi-turn", "deduction", "grid", "hexagonal")
-    version = 2  # v2: a board the lowest-risk guesser clears in one of eight games is redrawn
+    version = 2  # v2: a board the lowest-risk guesser clears in one of eight games is redrawn; level 0 6 x 5, 4 mines
     distinct_from = {  # the near_duplicates kit check: why this is another skill than a similar env
         "games/minesweeper": "six-cell hexagonal neighbourhoods on shifted rows: other counts, other subset patterns "
                              "and another geometry to read off the drawing than the square board's eight neighbours",
@@ -78,7 +79,7 @@ class HexMinesweeper(MinesweeperGame):
         cols: int
         mines: int
 
-    presets = (Config(5, 5, 3), Config(6, 6, 6), Config(7, 8, 10), Config(8, 9, 14), Config(9, 10, 19))
+    presets = (Config(6, 5, 4), Config(6, 6, 6), Config(7, 8, 10), Config(8, 9, 14), Config(9, 10, 19))
     growth = Growth(limits={"rows": 20, "cols": 20, "mines": 80})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
