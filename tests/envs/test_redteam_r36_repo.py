@@ -1,0 +1,130 @@
+"""Red team, round 36, the repo family: fixes that slip still passed the hidden tests.
+
+- repo/input_validation v2: each invalid input was drawn one way at random (a size of 0 or below, one list too
+  short, one side unsorted, the empty key always last after one space, the empty word always second), and the
+  functions had few valid inputs on the boundary: checks with a slip (``size < 0``, one direction of the
+  lengths, one side of a merge, ``"; =" in text``, ``words[1:2] == [""]``, ``len(values) < 2``) passed 0.26-0.37
+  of the functions at levels 1-4 (seeds 36000-36009), several of them every one. Now every way of being invalid
+  is in the hidden tests, with more valid boundary inputs: 0.
+- repo/thread_parameter v2: every limit in the hidden tests was at least 1, so ``if limit:`` (0 read as None)
+  passed 1.0 of levels 0-4. Now each changed function has a call with a limit of 0: 0.
+- repo/data_structure_bug v2: a "fix" trading the injected bug for the template's other one passed 0.12-0.25 of
+  levels 0, 2 and 3 (a cache whose get stops refreshing: 0.67). Now the hidden scenarios show each known fault
+  of a class: 0.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from palaestra.core.registry import make_source
+from palaestra.envs.repo import _templates as tpl
+from palaestra.envs.repo._classes import CLASSES
+from palaestra.envs.repo.input_validation import RULES
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _needs_python_sandbox() -> None:
+    from palaestra.sandbox import probe
+
+    if "python" not in probe().languages:
+        pytest.skip("the sandbox cannot run Python here: the repo envs run their tests in it")
+
+
+def _target(problem) -> dict[str, str]:
+    files = dict(problem.data["files"])
+    for path, before, after in problem.data.get("changes") or problem.data["bugs"]:
+        files[path] = files[path].replace(before, after) if before else after
+    return files
+
+
+def _reward(env_id: str, problem, files: dict[str, str]) -> float:
+    return make_source(env_id).judge_episode(problem, {"repo": files}, "submit").reward
+
+
+# The slips of each check (the leaf's key -> conditions that pass the old hidden tests often or always).
+VALIDATION_SLIPS = {
+    "window_sums": ("size < 0",),
+    "weighted_total": ("len(prices) > len(counts)", "len(prices) < len(counts)"),
+    "merge": ("any(a > b for a, b in zip(left, left[1:]))", "any(a > b for a, b in zip(right, right[1:]))",
+              "any(a >= b for a, b in zip(left, left[1:])) or any(a >= b for a, b in zip(right, right[1:]))",
+              "not left or any(a > b for a, b in zip(left, left[1:])) or any(a > b for a, b in zip(right, right[1:]))"),
+    "parse_pairs": ("'; =' in text",),
+    "initials": ("words[1:2] == ['']", "any(len(word) < 2 for word in words)"),
+    "count_above": ("len(values) < 2",),
+}
+
+
+def _validated(files: dict[str, str], key: str) -> tuple[str, str] | None:
+    """The path and the text of the function of template ``key`` (with its check) in the target files."""
+    leaf = tpl.LEAF_BY_KEY[key]
+    line = f"    if {RULES[key].check}:\n        raise ValueError(\"invalid input\")\n"
+    for path, text in files.items():
+        for name in re.findall(r"^def (\w+)\(", text, re.MULTILINE):
+            head, body = tpl.leaf_text(leaf, name).split("\n", 1)
+            if f"{head}\n{line}{body}" in text:
+                return path, f"{head}\n{line}{body}"
+    return None
+
+
+def test_input_validation_checks_with_a_slip_fail_and_the_oracle_passes() -> None:
+    found: dict[str, list] = {key: [] for key in VALIDATION_SLIPS}
+    task = make_source("repo/input_validation")
+    for seed in range(36_000, 36_060):
+        problem = task.sample(4, seed)
+        target = _target(problem)
+        for key, problems in found.items():
+            place = _validated(target, key)
+            if place is not None and len(problems) < 2:
+                problems.append((seed, problem, target, place))
+        if all(len(problems) == 2 for problems in found.values()):
+            break
+    assert all(found.values())
+    _, problem, target, _ = found["merge"][0]
+    assert _reward("repo/input_validation", problem, target) == 1.0
+    for key, problems in found.items():
+        for seed, problem, target, (path, function) in problems:
+            for slip in VALIDATION_SLIPS[key]:
+                slipped = function.replace(RULES[key].check, slip, 1)
+                files = {**target, path: target[path].replace(function, slipped)}
+                assert files != target
+                assert _reward("repo/input_validation", problem, files) == 0.0, (key, slip, seed)
+
+
+def test_thread_parameter_if_limit_fails_and_the_oracle_passes() -> None:
+    task = make_source("repo/thread_parameter")
+    for level in (0, 2, 4):
+        for seed in (36_000, 36_001):
+            problem = task.sample(level, seed)
+            target = _target(problem)
+            assert _reward("repo/thread_parameter", problem, target) == 1.0
+            slipped = {path: re.sub(r"    if (\w+) is not None:\n", r"    if \1:\n", text)
+                       for path, text in target.items()}
+            assert slipped != target
+            assert _reward("repo/thread_parameter", problem, slipped) == 0.0, (level, seed)
+
+
+def test_data_structure_fix_trading_the_bug_for_another_fails() -> None:
+    task = make_source("repo/data_structure_bug")
+    tried = 0
+    for seed in range(36_000, 36_040):
+        problem = task.sample(0, seed)
+        path, bugged, fixed = problem.data["bugs"][0]
+        template = next(c for c in CLASSES if any(old in fixed and fixed.replace(old, new, 1) == bugged
+                                                  for old, new in c.bugs))
+        if template.key not in ("cache", "stack", "counter"):
+            continue
+        target = _target(problem)
+        if tried == 0:
+            assert _reward("repo/data_structure_bug", problem, target) == 1.0
+        for old, new in template.bugs:
+            traded = fixed.replace(old, new, 1)
+            if traded != bugged:
+                files = {**target, path: target[path].replace(fixed, traded)}
+                assert _reward("repo/data_structure_bug", problem, files) == 0.0, (template.key, seed)
+        tried += 1
+        if tried == 8:
+            break
+    assert tried == 8
