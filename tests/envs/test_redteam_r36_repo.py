@@ -11,6 +11,12 @@
 - repo/data_structure_bug v2: a "fix" trading the injected bug for the template's other one passed 0.12-0.25 of
   levels 0, 2 and 3 (a cache whose get stops refreshing: 0.67). Now the hidden scenarios show each known fault
   of a class: 0.
+- repo/feature_request v2: no hidden test had an empty input or fewer values than a window's size, so
+  implementations failing the edge the request states (``max(values) - min(values)`` for "0 for an empty
+  list", a sliding sum giving one sum for fewer values, a running maximum seeded with ``values[0]``, chunks
+  giving ``[[]]`` for no values) passed 1.0 of levels 0-4. Now each new function is tested on its edges: 0.
+- repo/performance_fix v2: a sliding-sum rewrite of window sums giving one sum for fewer values than the size
+  (guarded for empty input) passed 1.0 of its problems at levels 0-4. Now such inputs are tested: 0.
 """
 
 from __future__ import annotations
@@ -128,3 +134,53 @@ def test_data_structure_fix_trading_the_bug_for_another_fails() -> None:
         if tried == 8:
             break
     assert tried == 8
+
+
+# Rewrites that are right except at an edge (the leaf's key -> source, ``NAME`` for the function's name).
+EDGE_SLIPS = {
+    "spread": "def NAME(values):\n    return max(values) - min(values)\n",
+    "window_sums": ("def NAME(values, size):\n    if not values:\n        return []\n    total = sum(values[:size])\n"
+                    "    sums = [total]\n    for i in range(size, len(values)):\n"
+                    "        total += values[i] - values[i - size]\n        sums.append(total)\n    return sums\n"),
+    "running_max": ("def NAME(values):\n    peaks = [values[0]]\n    for value in values[1:]:\n"
+                    "        peaks.append(max(peaks[-1], value))\n    return peaks\n"),
+    "chunks": "def NAME(values, size):\n    return [values[i:i + size] for i in range(0, len(values), size)] or [[]]\n",
+}
+
+
+def test_feature_request_implementations_wrong_at_an_edge_fail() -> None:
+    task = make_source("repo/feature_request")
+    judged = 0
+    for level in (1, 3):
+        for seed in range(36_000, 36_005):
+            problem = task.sample(level, seed)
+            target = _target(problem)
+            if judged == 0:
+                assert _reward("repo/feature_request", problem, target) == 1.0
+            for path, name in re.findall(r"^- in (\S+): `(\w+)\(", problem.prompt, re.MULTILINE):
+                for key, slip in EDGE_SLIPS.items():
+                    original = tpl.leaf_text(tpl.LEAF_BY_KEY[key], name)
+                    if original in target[path]:
+                        files = {**target, path: target[path].replace(original, slip.replace("NAME", name))}
+                        assert _reward("repo/feature_request", problem, files) == 0.0, (key, level, seed)
+                        judged += 1
+    assert judged >= 4
+
+
+def test_performance_fix_window_sums_rewrite_wrong_on_few_values_fails() -> None:
+    task = make_source("repo/performance_fix")
+    window = [seed for seed in range(36_000, 36_040)
+              if any(key == "window_sums" for *_, key in task.sample(0, seed).data["large"])][:3]
+    assert len(window) == 3
+    for seed in window:
+        problem = task.sample(0, seed)
+        path, _, fast = next(change for change in problem.data["changes"] if not change[0].startswith("tests/"))
+        name = problem.data["large"][0][1]
+        start = fast.index(f"def {name}(")
+        end = fast.find("\n\n\ndef ", start)
+        function = fast[start:] if end == -1 else fast[start:end + 1]
+        target = _target(problem)
+        assert _reward("repo/performance_fix", problem, target) == 1.0
+        files = {**target, path: target[path].replace(function, EDGE_SLIPS["window_sums"].replace("NAME", name))}
+        assert files != target
+        assert _reward("repo/performance_fix", problem, files) == 0.0, seed
