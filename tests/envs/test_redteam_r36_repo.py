@@ -17,6 +17,9 @@
   giving ``[[]]`` for no values) passed 1.0 of levels 0-4. Now each new function is tested on its edges: 0.
 - repo/performance_fix v2: a sliding-sum rewrite of window sums giving one sum for fewer values than the size
   (guarded for empty input) passed 1.0 of its problems at levels 0-4. Now such inputs are tested: 0.
+- repo/cli_subcommand v2: merges, weighted totals and word lists were never given an empty list, so a parser
+  keeping the empty part of "" (``text.split(",")``) passed 1.0 of the problems with a new word list and
+  0.08-0.11 of those with integer lists. Now every list-first subcommand gets an empty list: 0.
 """
 
 from __future__ import annotations
@@ -184,3 +187,27 @@ def test_performance_fix_window_sums_rewrite_wrong_on_few_values_fails() -> None
         files = {**target, path: target[path].replace(function, EDGE_SLIPS["window_sums"].replace("NAME", name))}
         assert files != target
         assert _reward("repo/performance_fix", problem, files) == 0.0, seed
+
+
+def test_cli_subcommand_parsers_keeping_the_empty_part_fail() -> None:
+    task = make_source("repo/cli_subcommand")
+    judged = 0
+    for seed in range(36_000, 36_060):
+        problem = task.sample(2, seed)
+        path, before, after = problem.data["changes"][0]
+        added = [line for line in after.splitlines() if "lambda args" in line and line not in before.splitlines()]
+        lists = [line for line in added if "_words(args[0])" in line or line.count("_ints(") == 2]
+        if not lists:
+            continue
+        target = _target(problem)
+        if judged == 0:
+            assert _reward("repo/cli_subcommand", problem, target) == 1.0
+        text = after.replace("def _ints(text):", "def _split(text):\n    return text.split(\",\")\n\n\ndef _ints(text):")
+        for line in lists:
+            keeping = line.replace("_words(", "_split(").replace("_ints(args[0])", "[int(x) for x in _split(args[0])]")
+            text = text.replace(line, keeping)
+        assert _reward("repo/cli_subcommand", problem, {**target, path: text}) == 0.0, seed
+        judged += 1
+        if judged == 4:
+            break
+    assert judged == 4
