@@ -16,9 +16,9 @@ ones raising ``ValueError`` (an ``IndexError`` or a silent result fails), every 
 them (a size of 0 and a negative one, either list too short, either side unsorted, the empty word or key at
 the start, inside and at the end), on the functions and on their callers. Version 1 drew one way at random:
 checks with a slip (``size < 0``, one direction of the lengths, one side of a merge, the text ``"; ="``,
-``words[1] == ''``, ``len(values) < 2``) passed 0.26-0.37 of the functions at levels 1-4 (some every one);
-now none. Levels grow the functions, their callers and the modules; the
-difficulty is three per function plus one per caller plus the modules.
+``words[1] == ''``, ``len(values) < 2``, a strict order or a non-empty side for a merge) passed 0.27-0.40 of
+the functions at levels 0-4 (some every one); now none. Levels grow the functions, their callers and the
+modules; the difficulty is three per function plus one per caller plus the modules.
 """
 
 from __future__ import annotations
