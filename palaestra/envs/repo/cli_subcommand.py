@@ -10,11 +10,13 @@ exact edits (tests read-only), runs the tests (the new subcommands' tests fail u
 answers ``submit``.
 
 Judged by hidden tests on the final repository (:mod:`palaestra.envs.repo.common`): ``main`` on each new
-subcommand with other arguments (empty lists, negative and several-digit integers included: reading them as
-words passes no more), on the old subcommands, and on an unknown one (the usage line must name the new
-subcommands too). Levels grow the new subcommands, the existing ones and the
-modules; the difficulty is three per new subcommand plus their arguments plus the existing ones plus the modules
-plus a twentieth of the package's lines.
+subcommand with other arguments (negative and several-digit integers included: reading them as words passes
+no more; an empty list for every subcommand whose first argument is a list: in version 1 the merges, weighted
+totals and word lists had none, and a parser keeping the empty part of "" passed 1.0 of the problems with a
+new word list and 0.08-0.11 of those with integer lists; now 0), on the old subcommands, and on an unknown one
+(the usage line must name the new subcommands too). Levels grow the new subcommands, the existing ones and the
+modules; the difficulty is three per new subcommand plus their arguments plus the existing ones plus the
+modules plus a twentieth of the package's lines.
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ class CliSubcommand(RepoTask):
     family = "repo"
     description = "Add subcommands to the command-line dispatcher of a generated Python repository."
     tags = ("repo", "multi-turn", "tools", "code", "cli", "agentic")
+    version = 2  # v2: an empty list for every subcommand whose first argument is a list
 
     @dataclass(frozen=True)
     class Config:
@@ -128,8 +131,10 @@ class CliSubcommand(RepoTask):
         tests = []
         for index, (command, function, kinds) in enumerate(commands):
             draws = [tpl.LEAF_BY_KEY[function.key].draw(rng) for _ in range(3)]
-            if "ints" in kinds[:1] and function.key not in ("merge", "weighted_total"):
-                draws.append([[], *draws[0][1:]])  # an empty list
+            if kinds[0] in ("ints", "words"):
+                # An empty list (both of a weighted total's, which have one length): a parser that keeps the empty
+                # part of "" ("".split(",") is [""]) fails.
+                draws.append([[], *([[]] if function.key == "weighted_total" else draws[0][1:])])
             # Negative and several-digit integers: reading them as words (text order) no longer passes.
             spread = [[v * 13 - 20 for v in a] if k == "ints" else a for a, k in zip(draws[1], kinds)]
             draws.append(sorted_if_merge(function.key, spread))

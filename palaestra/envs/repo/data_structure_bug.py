@@ -9,9 +9,11 @@ sequence of calls, not of one. The agent reads the classes, fixes the methods wi
 read-only), runs the tests and answers ``submit``; the prompt never says where the bugs are.
 
 Judged by hidden tests on the final repository (:mod:`palaestra.envs.repo.common`): more scenarios on each
-class (scenarios on which each bug changes the results, and random ones), and the functions' cases. Levels
-grow the bugged classes, the correct ones and the modules; the difficulty is three per bug plus the classes
-plus the modules plus a tenth of the package's lines.
+class (scenarios on which each bug changes the results, scenarios on which each other known fault of the
+class's template shows, and random ones), and the functions' cases. In version 1 a "fix" trading the
+injected bug for the template's other one passed 0.12-0.25 of levels 0, 2 and 3 (a cache whose get stops
+refreshing, 0.67); now 0. Levels grow the bugged classes, the correct ones and the modules; the difficulty is
+three per bug plus the classes plus the modules plus a tenth of the package's lines.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class DataStructureBug(RepoTask):
     family = "repo"
     description = "Fix the injected bugs in the stateful data-structure classes of a generated Python repository."
     tags = ("repo", "multi-turn", "tools", "code", "debugging", "agentic")
+    version = 2  # v2: hidden scenarios that show each other known fault of a class's template
     distinct_from = {"repo/bug_fix": "stateful classes: a bug shows only across a sequence of method calls (the "
                                      "state an object carries between calls), never in one pure function's result"}
 
@@ -85,10 +88,19 @@ class DataStructureBug(RepoTask):
             scenarios = _scenarios(rng, template, bug, 4 if buggy else 0)
             if scenarios is None:
                 return None
+            # Scenarios on which each other known fault of the template shows too: a "fix" trading the injected
+            # bug for another one (a cache that stops refreshing on get) fails.
+            guards: list[Scenario] = []
+            for other in range(len(template.bugs)):
+                found = [] if other == bug else _scenarios(rng, template, other, 2)
+                if found is None:
+                    return None
+                guards += found
             plain = [template.draw(rng) for _ in range(2)]
             visible = [scenarios[0], plain[0]] if buggy else plain
             tests[f"tests/test_{name.lower()}.py"] = _test_text(package, module, name, template, visible)
-            hidden += [[f"{package}.{module}", name, [s], run_scenario(template, s)] for s in scenarios + plain]
+            hidden += [[f"{package}.{module}", name, [s], run_scenario(template, s)]
+                       for s in scenarios + guards + plain]
             if buggy:
                 bugs.append([repository.path(module), class_text(template, name, bug), class_text(template, name)])
         for leaf in (rng.choice(tpl.LEAVES) for _ in range(config.functions)):

@@ -9,8 +9,10 @@ feature exists). The agent reads the code, adds the functions with edits (an emp
 creates a file; here the functions go into existing modules), runs the tests and answers ``submit``.
 
 Judged by hidden tests on the final repository (:mod:`palaestra.envs.repo.common`): each new function on
-more inputs, called from its module, the callers, and the existing functions' cases; any correct
-implementation passes. Levels grow the requested functions, the modules and the callers already wired;
+more inputs and on its edge inputs (the empty ones, and fewer values than a window's size: in version 1 none
+was tested, and implementations failing the edge the request states, ``max(values) - min(values)`` for "0 for
+an empty list" or a sliding sum giving one sum for fewer values, passed 1.0 of their problems; now 0), called
+from its module, the callers, and the existing functions' cases; any correct implementation passes. Levels grow the requested functions, the modules and the callers already wired;
 the difficulty is three per requested function plus two per wired caller plus a tenth of the package's
 lines.
 """
@@ -18,6 +20,7 @@ lines.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +40,22 @@ from palaestra.envs.repo.common import (
     package_lines,
 )
 
+# Edge inputs of each template, made from a draw of its arguments: the empty ones (the result each sentence
+# implies: no sums, 0, no items, an empty dict...), and fewer values than a window's size.
+EDGES: dict[str, Callable[[list[Any]], list[list[Any]]]] = {
+    "window_sums": lambda a: [[[], a[1]], [a[0][:1], 2], [a[0][:2], 3]],
+    "count_above": lambda a: [[[], a[1]]],
+    "running_max": lambda a: [[[]]],
+    "dedupe": lambda a: [[[]]],
+    "clamp": lambda a: [[[], a[1], a[2]]],
+    "weighted_total": lambda a: [[[], []]],
+    "chunks": lambda a: [[[], a[1]]],
+    "initials": lambda a: [[[]]],
+    "parse_pairs": lambda a: [[""]],
+    "merge": lambda a: [[[], a[1]], [a[0], []]],
+    "spread": lambda a: [[[]]],
+}
+
 
 @register
 class FeatureRequest(RepoTask):
@@ -44,6 +63,7 @@ class FeatureRequest(RepoTask):
     family = "repo"
     description = "Implement requested functions, specified in one exact sentence each, in a generated Python repository."
     tags = ("repo", "multi-turn", "tools", "code", "agentic")
+    version = 2  # v2: each new function on its edge inputs (empty ones, fewer values than a window)
 
     @dataclass(frozen=True)
     class Config:
@@ -91,7 +111,8 @@ class FeatureRequest(RepoTask):
             if visible is None or more is None:
                 return None
             tested.append((function, visible))
-            hidden += repository.cases_for(function, visible + more)
+            edges = [(args, function.behaviour()(*tpl.copied(args))) for args in EDGES[leaf.key](visible[0][0])]
+            hidden += repository.cases_for(function, visible + more + edges)
             if index < config.wired:
                 wrapper = rng.choice(tpl.WRAPPERS)
                 caller = repository.add(Function(

@@ -10,10 +10,15 @@ The agent adds the checks with exact edits (tests read-only), runs the tests and
 
 Judged by hidden tests on the final repository (:mod:`palaestra.envs.repo.common`; a call that raises reports
 the exception's kind, a ``ValueError`` subclass counting as ``ValueError``): valid inputs with their old
-results (a check too broad fails them: an invalid input is never produced by the valid draws, and some valid
-ones sit on the boundary), invalid ones raising ``ValueError`` (an ``IndexError`` or a silent result fails),
-on the functions and on their callers. Levels grow the functions, their callers and the modules; the
-difficulty is three per function plus one per caller plus the modules.
+results (a check too broad fails them: an invalid input is never produced by the valid draws, and valid
+ones sit on the boundary: one value, a one-letter word, repeated values or an empty side to merge), invalid
+ones raising ``ValueError`` (an ``IndexError`` or a silent result fails), every way of being invalid among
+them (a size of 0 and a negative one, either list too short, either side unsorted, the empty word or key at
+the start, inside and at the end), on the functions and on their callers. Version 1 drew one way at random:
+checks with a slip (``size < 0``, one direction of the lengths, one side of a merge, the text ``"; ="``,
+``words[1] == ''``, ``len(values) < 2``, a strict order or a non-empty side for a merge) passed 0.27-0.40 of
+the functions at levels 0-4 (some every one); now none. Levels grow the functions, their callers and the
+modules; the difficulty is three per function plus one per caller plus the modules.
 """
 
 from __future__ import annotations
@@ -41,12 +46,16 @@ from palaestra.envs.repo.common import (
 RAISED = {"raised": "ValueError"}
 
 
+Arguments = list[Any]
+Make = Callable[[random.Random, Arguments], Arguments]
+
+
 @dataclass(frozen=True)
 class Rule:
     condition: str  # the prompt's wording
     check: str  # the oracle's check, a condition in the function's parameters
-    invalid: Callable[[random.Random, list[Any]], list[Any]]  # valid arguments made invalid
-    boundary: Callable[[random.Random, list[Any]], list[Any]] | None = None  # valid arguments on the boundary
+    invalid: tuple[Make, ...]  # each way valid arguments are made invalid: the hidden tests use every one
+    boundary: tuple[Make, ...] = ()  # valid arguments on the boundary (a check too broad rejects them)
 
 
 def _unsorted(rng: random.Random, values: list[int]) -> list[int]:
@@ -56,27 +65,59 @@ def _unsorted(rng: random.Random, values: list[int]) -> list[int]:
     return [values[-1], *values[1:-1], values[0]]
 
 
+def _inserted(rng: random.Random, items: list[Any], item: Any, where: str) -> list[Any]:
+    """``items`` with ``item`` at the start, at the end, or strictly inside (a check of one position misses)."""
+    index = 0 if where == "start" else len(items) if where == "end" else rng.randint(1, max(len(items) - 1, 1))
+    return [*items[:index], item, *items[index:]]
+
+
+def _empty_word(where: str) -> Make:
+    return lambda rng, a: [_inserted(rng, a[0], "", where)]
+
+
+def _empty_key(where: str) -> Make:
+    """The text with a part ``=N`` after 0-2 spaces, at ``where`` among its parts."""
+    def make(rng: random.Random, a: Arguments) -> Arguments:
+        parts = [part for part in a[0].split(";") if part]
+        return [";".join(_inserted(rng, parts, " " * rng.randint(0, 2) + f"={rng.randint(0, 9)}", where))]
+    return make
+
+
 RULES: dict[str, Rule] = {
-    "window_sums": Rule("`size` is less than 1", "size < 1", lambda rng, a: [a[0], -rng.randint(0, 3)],
-                        lambda rng, a: [a[0], 1]),
-    "chunks": Rule("`size` is less than 1", "size < 1", lambda rng, a: [a[0], -rng.randint(1, 3)],
-                   lambda rng, a: [a[0], 1]),
+    # v2: a size of 0 is always among the invalid inputs (a check `size < 0` passed 0.6-0.8 of the functions).
+    "window_sums": Rule("`size` is less than 1", "size < 1",
+                        (lambda rng, a: [a[0], 0], lambda rng, a: [a[0], -rng.randint(1, 3)]),
+                        (lambda rng, a: [a[0], 1],)),
+    "chunks": Rule("`size` is less than 1", "size < 1",
+                   (lambda rng, a: [a[0], 0], lambda rng, a: [a[0], -rng.randint(1, 3)]),
+                   (lambda rng, a: [a[0], 1],)),
     "clamp": Rule("`low` is greater than `high`", "low > high",
-                  lambda rng, a: [a[0], a[2] + rng.randint(1, 5), a[2]], lambda rng, a: [a[0], a[1], a[1]]),
+                  (lambda rng, a: [a[0], a[2] + rng.randint(1, 5), a[2]],), (lambda rng, a: [a[0], a[1], a[1]],)),
+    # v2: both lists too short in turn (a check of one direction passed 0.14-0.5 of the functions).
     "weighted_total": Rule("`prices` and `counts` have different lengths", "len(prices) != len(counts)",
-                           lambda rng, a: [a[0], a[1][:-1]] if rng.random() < 0.5 else [a[0], [*a[1], 1]]),
+                           (lambda rng, a: [a[0], a[1][:-1]], lambda rng, a: [a[0][:-1], a[1]])),
+    # v2: each side unsorted in turn (a check of one side passed 0.2); repeated values and an empty side are
+    # valid (a strict or a non-empty check fails them).
     "merge": Rule("`left` or `right` is not sorted in non-decreasing order",
                   "any(a > b for a, b in zip(left, left[1:])) or any(a > b for a, b in zip(right, right[1:]))",
-                  lambda rng, a: [_unsorted(rng, a[0]), a[1]] if rng.random() < 0.5 else [a[0], _unsorted(rng, a[1])]),
-    "running_max": Rule("`values` is empty", "not values", lambda rng, a: [[]], lambda rng, a: [a[0][:1]]),
-    "spread": Rule("`values` is empty", "not values", lambda rng, a: [[]], lambda rng, a: [a[0][:1]]),
-    "dedupe": Rule("`items` is empty", "not items", lambda rng, a: [[]], lambda rng, a: [a[0][:1]]),
-    "count_above": Rule("`values` is empty", "not values", lambda rng, a: [[], a[1]]),
+                  (lambda rng, a: [_unsorted(rng, a[0]), a[1]], lambda rng, a: [a[0], _unsorted(rng, a[1])]),
+                  (lambda rng, a: [sorted(a[0] + a[0][-1:]), sorted(a[1][:1] + a[1])], lambda rng, a: [[], a[1]])),
+    "running_max": Rule("`values` is empty", "not values", (lambda rng, a: [[]],), (lambda rng, a: [a[0][:1]],)),
+    "spread": Rule("`values` is empty", "not values", (lambda rng, a: [[]],), (lambda rng, a: [a[0][:1]],)),
+    "dedupe": Rule("`items` is empty", "not items", (lambda rng, a: [[]],), (lambda rng, a: [a[0][:1]],)),
+    # v2: one value is valid (a check `len(values) < 2` passed every function).
+    "count_above": Rule("`values` is empty", "not values", (lambda rng, a: [[], a[1]],),
+                        (lambda rng, a: [a[0][:1], a[1]],)),
+    # v2: the empty word at the start, inside or at the end, and a one-letter word valid (a check of one position,
+    # or of words shorter than 2, passed every function).
     "initials": Rule("one of the `words` is the empty string", "any(word == '' for word in words)",
-                     lambda rng, a: [[*a[0][:1], "", *a[0][1:]]]),
+                     tuple(_empty_word(where) for where in ("start", "inside", "end")),
+                     (lambda rng, a: [_inserted(rng, a[0], rng.choice("abkmt"), "inside")],)),
+    # v2: the empty key at the start, inside or at the end, after 0-2 spaces (a check for the text "; =" passed
+    # every function).
     "parse_pairs": Rule("a part of `text` has an empty key (nothing but spaces before its '=')",
                         "any(part and not part.partition('=')[0].strip() for part in text.split(';'))",
-                        lambda rng, a: [f"{a[0].rstrip(';')}; ={rng.randint(0, 9)}"]),
+                        tuple(_empty_key(where) for where in ("start", "inside", "end"))),
 }
 
 
@@ -86,6 +127,7 @@ class InputValidation(RepoTask):
     family = "repo"
     description = "Make named functions of a generated Python repository raise ValueError on stated invalid input."
     tags = ("repo", "multi-turn", "tools", "code", "agentic")
+    version = 2  # v2: every way of being invalid in the hidden tests, and more valid inputs on the boundary
 
     @dataclass(frozen=True)
     class Config:
@@ -121,8 +163,11 @@ class InputValidation(RepoTask):
             valid = draw_cases(rng, function, 3, False)
             if valid is None:
                 return None
-            bad = [rule.invalid(rng, tpl.copied(args)) for args, _ in valid]
-            edge = [] if rule.boundary is None else [rule.boundary(rng, tpl.copied(valid[0][0]))]
+            # Every way of being invalid is among the three invalid inputs (in a drawn order: the visible test
+            # shows one of them, and a caller's hidden case another).
+            ways = rng.sample(rule.invalid, len(rule.invalid))
+            bad = [ways[index % len(ways)](rng, tpl.copied(args)) for index, (args, _) in enumerate(valid)]
+            edge = [make(rng, tpl.copied(valid[0][0])) for make in rule.boundary]
             edge_cases = [(args, function.behaviour()(*tpl.copied(args))) for args in edge]
             tests[f"tests/test_{function.name}.py"] = _test_text(repository, function, valid[0], bad[0])
             hidden += repository.cases_for(function, [*valid, *edge_cases, *[(b, RAISED) for b in bad]])

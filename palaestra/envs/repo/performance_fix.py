@@ -9,7 +9,8 @@ reach the slow ones through calls across modules. The agent finds the slow code,
 linear time (``n log n`` at most) with exact edits (tests read-only), runs the tests and answers ``submit``.
 
 Judged by hidden tests on the final repository (:mod:`palaestra.envs.repo.common`), each with a time limit of
-one second: small inputs (the behaviour, empty inputs included) and large generated inputs (built inside the
+one second: small inputs (the behaviour, empty inputs included, and window sums on fewer values than the size:
+in version 1 a sliding sum that gave one sum there passed 1.0 of its problems, now 0) and large generated inputs (built inside the
 sandbox; the result compared by its hash), on the slow functions themselves and on the tested ones. The
 quadratic versions take several seconds on the large inputs; linear ones a few milliseconds. The expected
 values come from independent fast implementations in this module. Levels grow the slow functions, the calls
@@ -57,6 +58,7 @@ class Slow:
     fast: Callable[..., Any]  # an independent fast implementation (expected values on large inputs)
     large: Callable[[random.Random], list[Any]]  # large arguments (generated inside the sandbox)
     fast_source: str | None = None  # the oracle's fast version when the leaf's template is not fast
+    edges: tuple[list[Any], ...] = ()  # small arguments at an edge a fast rewrite may miss (besides empty ones)
 
 
 def _ints(rng: random.Random, count: int, ordered: bool = False) -> dict[str, Any]:
@@ -105,7 +107,9 @@ SLOW: dict[str, Slow] = {
         "        if start:\n"
         "            total += values[start + size - 1] - values[start - 1]\n"
         "        sums.append(total)\n"
-        "    return sums\n"),
+        "    return sums\n",
+        # v2: fewer values than the size (a sliding sum seeded with sum(values[:size]) gives one sum, not none).
+        ([[4, -1], 3], [[6], 2], [[2, 9, 5], 3])),
     "merge": Slow(
         "def NAME(left, right):\n"
         "    merged = list(left)\n"
@@ -127,6 +131,7 @@ class PerformanceFix(RepoTask):
     family = "repo"
     description = "Rewrite the quadratic functions of a generated Python repository to be fast, keeping behaviour."
     tags = ("repo", "multi-turn", "tools", "code", "performance", "agentic")
+    version = 2  # v2: window sums on fewer values than the size in the hidden tests
     test_seconds: ClassVar[float] = 12.0  # the visible timed tests stop a slow function after a second each
 
     @dataclass(frozen=True)
@@ -181,7 +186,8 @@ class PerformanceFix(RepoTask):
                 return None
             slow = SLOW[leaf.key]
             empty_args: list[Any] = [[], []] if leaf.key == "merge" else [[]] + ([1] if "," in leaf.params else [])
-            hidden += repository.cases_for(base, [*direct, (empty_args, slow.fast(*empty_args))])
+            edges = [empty_args, *slow.edges]
+            hidden += repository.cases_for(base, [*direct, *[(args, slow.fast(*args)) for args in edges]])
             hidden += repository.cases_for(function, small)
             # Large cases: their expected values are computed when judging (generation stays fast).
             large.append([repository.dotted(base.module), base.name, slow.large(rng), leaf.key])

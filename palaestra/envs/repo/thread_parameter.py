@@ -11,8 +11,10 @@ until the parameter reaches them) and answers ``submit``.
 
 Judged by hidden tests on the final repository (:mod:`palaestra.envs.repo.common`): ``L`` and every function
 of the tree of its callers, with the new parameter given (positionally, last) and without it; the expected
-values come from the target repository's own text. Truncating the input in a caller instead of in ``L``
-changes what the caller reports about its input, and fails. Levels grow the chains, their depth and the
+values come from the target repository's own text, and one call of each has a limit of 0 (no items: in
+version 1 every limit was at least 1, and ``if limit:``, which takes 0 for None, passed 1.0 of the problems;
+now 0). Truncating the input in a caller instead of in ``L`` changes what the caller reports about its input,
+and fails. Levels grow the chains, their depth and the
 modules; the difficulty is two per function to change plus the modules.
 
 Generation speed: about 700-1,000 problems/s at level 4 (near the line). Each function of the caller tree is
@@ -51,6 +53,7 @@ class ThreadParameter(RepoTask):
     family = "repo"
     description = "Add an optional parameter to a function and to every function calling it, directly or not."
     tags = ("repo", "multi-turn", "tools", "code", "agentic")
+    version = 2  # v2: a call with a limit of 0 for every changed function
 
     @dataclass(frozen=True)
     class Config:
@@ -115,7 +118,7 @@ class ThreadParameter(RepoTask):
         tested: list[tuple[Function, list[tuple[list[Any], Any]]]] = []
         hidden: list[list[Any]] = []
         for function in [base, *callers]:
-            limited = _limited_cases(rng, function, count=3)
+            limited = _limited_cases(rng, function, count=4)
             if limited is None:
                 return None
             if function in tops:
@@ -153,7 +156,8 @@ class ThreadParameter(RepoTask):
 
 def _limited_cases(rng: random.Random, function: Function, count: int) -> list[tuple[list[Any], Any]] | None:
     """``count`` calls of the changed ``function`` with the new parameter given, each limiting the input enough to
-    change the result (its expected value from the changed text)."""
+    change the result (its expected value from the changed text); the last one's limit is 0 (no items: a check
+    ``if limit:`` takes 0 for None and uses them all)."""
     changed = function.compiled()
     draw = tpl.LEAF_BY_KEY[function.leaf().key].draw
     cases: list[tuple[list[Any], Any]] = []
@@ -163,7 +167,7 @@ def _limited_cases(rng: random.Random, function: Function, count: int) -> list[t
         args = draw(rng)
         if len(args[0]) < 2:
             continue
-        limit = rng.randrange(1, len(args[0]))
+        limit = rng.randrange(1, len(args[0])) if len(cases) < count - 1 else 0
         expected = changed(*tpl.copied(args), limit)
         if expected != changed(*tpl.copied(args)):
             cases.append(([*args, limit], expected))
