@@ -129,8 +129,11 @@ def test_a_copied_env_fails_near_duplicates_unless_it_says_why_it_differs() -> N
 
 
 def test_near_duplicates_names_the_most_similar_env() -> None:
-    result = _run("tools/text_to_sql", "near_duplicates")
-    assert result.ok and "declared distinct" in result.detail, result.detail
+    # The registry's closest pair (0.58 in round 3's thirty-sixth session): a pair nearer the 0.35 threshold can drop
+    # under it when either env's first problems change (text_to_sql and sql_statistics went 0.40 -> 0.23 when
+    # sql_statistics v3 drew other databases for seeds 0 and 1).
+    result = _run("games/hex_minesweeper", "near_duplicates")
+    assert result.ok and "games/minesweeper" in result.detail and "declared distinct" in result.detail, result.detail
 
 
 def test_hostile_answers_skip_only_spellings_of_a_numeric_reference() -> None:
