@@ -155,7 +155,7 @@ def _guesser_wins(rng: random.Random, data: dict[str, Any], numbers: list[int], 
     start = open_cell(HIDDEN * (data["rows"] * data["cols"]), data["first"], numbers, around)
     for _ in range(GUESS_GAMES):
         mask = start
-        while True:
+        for _ in range(len(mask)):  # each turn opens a cell or ends the game
             hidden = [i for i, m in enumerate(mask) if m == HIDDEN]
             if len(hidden) == len(mines):
                 return True

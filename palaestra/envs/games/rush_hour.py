@@ -99,9 +99,7 @@ class RushHour(MultiTurnTask):
 
     def difficulty(self, problem: Problem) -> float:
         """Slides in the shortest solution, plus a tenth of the cars between car A and the exit."""
-        row = problem.data["board"][EXIT_ROW * SIZE:(EXIT_ROW + 1) * SIZE]
-        blockers = {c for c in row[row.rindex(TARGET) + 1:] if c != EMPTY}
-        return float(problem.data["distance"]) + len(blockers) / 10
+        return float(problem.data["distance"]) + _in_the_way(*_parse(problem.data["board"])) / 10
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {"board": problem.data["board"]}

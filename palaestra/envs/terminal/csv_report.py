@@ -36,6 +36,7 @@ from palaestra.envs.terminal.common import DONE, ShellTask, shell_plan, words
 REPORT = "report.csv"
 REPORT_HEADER = "category,units,revenue"
 STANDARD_COLUMNS = ("date", "item", "category", "qty", "unit_cents")
+SHUFFLES = 8  # one shuffle in 120 at most leaves the standard columns in order; eight in a row about never do
 # The oracle: each file's header names its columns (so a reordered file is read right), refunds skipped.
 ORACLE = (
     "awk -F, 'FNR == 1 { delete col; for (i = 1; i <= NF; i++) { sub(/\\r$/, \"\", $i); col[$i] = i }; next }"
@@ -89,7 +90,9 @@ class CsvReport(ShellTask):
         for region in regions:
             columns = list(STANDARD_COLUMNS) + (["status"] if config.refunds else [])
             if config.reordered and (region == reordered_region or rng.random() < 0.5):
-                while columns[: len(STANDARD_COLUMNS)] == list(STANDARD_COLUMNS):
+                for _ in range(SHUFFLES):  # until the standard columns are out of their order
+                    if columns[: len(STANDARD_COLUMNS)] != list(STANDARD_COLUMNS):
+                        break
                     rng.shuffle(columns)
             crlf = config.crlf and (region == crlf_region or rng.random() < 0.5)
             if crlf and config.refunds and region == crlf_region:  # "refunded\r" is not "refunded"
