@@ -13,6 +13,16 @@ must then be right) and says when the answer is an occurrence too early or too l
 Version 2: half the problems start on a meeting day (3% did), so counting from the day after the start
 (the exclusive reading the prompt rules out) is wrong half the time, not 3%.
 
+Version 3: every stated clause decides. The dates of each problem cross a 29 February that one misreading of the
+leap rule gets wrong (a century year's missing one, or an ordinary leap year's), where before a solver ignoring
+the century exception was right on 1.00 of every level and one counting no leap days on 0.95-0.45 (levels 0-4);
+now 0.38-0.58 and 0.45-0.63 (each is right only on the other half). Half the "first X on or after day d" problems
+start in the week after a meeting on day d itself, so reading "on or after" as "after" counts one meeting more:
+that reading answered 0.93-1.00 of those problems, now 0.45. From a meeting day at least the second meeting is
+asked: "the start date itself" answered 0.17 of level 0 (the first meeting counted from a meeting day), now 0.
+:func:`misread_answer` is each misreading's answer (a :class:`Calendar` with another leap rule, counted from
+the stated weekday of the start).
+
 Difficulty: log2 of the months (or periods) spanned by the k occurrences, plus the rule's tier, plus one
 when months are skipped.
 """
@@ -25,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.temporal.common import (
     MONTHS,
@@ -40,6 +51,8 @@ from palaestra.envs.temporal.common import (
 
 EXAMPLE_DATE = "1111-11-11"  # a fixed placeholder, never derived from the answer
 ORDINALS = ("first", "second", "third", "fourth", "fifth")
+CENTURY_YEARS = (1900, 2100, 2200)  # century years that are not leap years
+LEAP_YEARS = tuple(year for year in range(1904, 2200, 4) if year != 2100)
 RULES = {"nth_weekday": 1, "last_weekday": 1, "every_weeks": 1, "last_working": 2, "weekday_after": 2,
          "nth_working": 3}  # rule -> tier
 
@@ -48,9 +61,52 @@ def _weekday_index(number: int) -> int:
     return (number + 3) % 7  # 0 = Monday; 1970-01-01 (day 0) was a Thursday
 
 
-def month_occurrence(rule: dict[str, Any], year: int, month: int) -> int:
+class Calendar:
+    """Day numbers, month lengths and dates under a leap rule: the Gregorian one the prompt states, or a misreading
+    of it ("julian": every fourth year a leap year; "none": no leap years). A misread calendar's day numbers agree
+    with the true ones on ``anchor``, the start date, whose weekday the prompt states: a solver counts weekdays
+    from there, so its weekdays drift from the true ones once it passes a 29 February it gets wrong."""
+
+    def __init__(self, leap_rule: str = "gregorian", anchor: int = 0) -> None:
+        self.leap_rule = leap_rule
+        self.offset = 0
+        self.offset = anchor - self.day_number(*civil_date(anchor)) if leap_rule != "gregorian" else 0
+
+    def is_leap(self, year: int) -> bool:
+        return self.leap_rule != "none" and year % 4 == 0 and (
+            self.leap_rule == "julian" or year % 100 != 0 or year % 400 == 0)
+
+    def month_length(self, year: int, month: int) -> int:
+        if self.leap_rule == "gregorian":
+            return month_length(year, month)
+        return (31, 29 if self.is_leap(year) else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+
+    def day_number(self, year: int, month: int, day: int) -> int:
+        if self.leap_rule == "gregorian":
+            return day_number(year, month, day)
+        leaps = (year - 1) // 4 if self.leap_rule == "julian" else 0  # leap days before the year (years 1 on)
+        return (365 * (year - 1) + leaps + sum(self.month_length(year, m) for m in range(1, month)) + day
+                + self.offset)
+
+    def civil_date(self, number: int) -> tuple[int, int, int]:
+        if self.leap_rule == "gregorian":
+            return civil_date(number)
+        year = (number - self.offset) // 366 + 1  # at or below the year; a few steps up find it
+        while self.day_number(year + 1, 1, 1) <= number:
+            year += 1
+        month, day = 1, number - self.day_number(year, 1, 1) + 1
+        while day > self.month_length(year, month):
+            day -= self.month_length(year, month)
+            month += 1
+        return year, month, day
+
+
+GREGORIAN = Calendar()
+
+
+def month_occurrence(rule: dict[str, Any], year: int, month: int, calendar: Calendar = GREGORIAN) -> int:
     """The day number of the rule's date in the month."""
-    first, days = day_number(year, month, 1), month_length(year, month)
+    first, days = calendar.day_number(year, month, 1), calendar.month_length(year, month)
     last = first + days - 1
     kind = rule["kind"]
     if kind == "nth_weekday":
@@ -73,8 +129,8 @@ def month_occurrence(rule: dict[str, Any], year: int, month: int) -> int:
         here += 1
 
 
-def occurrences(rule: dict[str, Any], start: int, count: int) -> list[int]:
-    """The first ``count`` occurrences on or after ``start``."""
+def occurrences(rule: dict[str, Any], start: int, count: int, calendar: Calendar = GREGORIAN) -> list[int]:
+    """The first ``count`` occurrences on or after ``start`` (day numbers of ``calendar``)."""
     found: list[int] = []
     if rule["kind"] == "every_weeks":
         here = rule["first"]
@@ -82,18 +138,30 @@ def occurrences(rule: dict[str, Any], start: int, count: int) -> list[int]:
         if here < start:
             here += -(-(start - here) // step) * step
         while len(found) < count:
-            if civil_date(here)[1] not in rule["skip"]:
+            if calendar.civil_date(here)[1] not in rule["skip"]:
                 found.append(here)
             here += step
         return found
-    year, month, _ = civil_date(start)
+    year, month, _ = calendar.civil_date(start)
     while len(found) < count:
         if month not in rule["skip"]:
-            day = month_occurrence(rule, year, month)
+            day = month_occurrence(rule, year, month, calendar)
             if day >= start:
                 found.append(day)
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)
     return found
+
+
+def misread_answer(rule: dict[str, Any], start: int, count: int, misreading: str) -> int:
+    """The k-th occurrence as a solver finds it who ignores one clause of the prompt: the leap rule's century
+    exception ("julian"), leap years altogether ("none"), or the "on" of "on or after" ("after")."""
+    if misreading == "after":
+        return occurrences({**rule, "day": rule["day"] + 1}, start, count)[-1]
+    calendar = Calendar(misreading, anchor=start)
+    if rule["kind"] == "every_weeks":  # the solver reaches the stated first date through its own calendar
+        rule = {**rule, "first": calendar.day_number(*civil_date(rule["first"]))}
+    day = occurrences(rule, start, count, calendar)[-1]
+    return day_number(*calendar.civil_date(day))
 
 
 def describe(rule: dict[str, Any]) -> str:
@@ -127,7 +195,7 @@ class RecurringEvents(Task):
     family = "temporal"
     description = "The date of the k-th occurrence of a rule such as 'the last working day of each month'."
     tags = ("temporal", "calendar", "recurrence")
-    version = 2
+    version = 3  # v3: the leap rule, "on or after" and the inclusive start each decide; never the start date
 
     @dataclass(frozen=True)
     class Config:
@@ -149,14 +217,38 @@ class RecurringEvents(Task):
             rule["n"] = rng.randint(1, 5)
         if kind == "weekday_after":
             rule["day"] = rng.randint(2, 22)  # the weekday after it stays within a February
-        start = day_number(rng.randint(1900, 2200), rng.randint(1, 12), 1) + rng.randint(0, 27)
         if kind == "every_weeks":
             rule["weeks"] = rng.randint(1, 4)
-            rule["first"] = start - rng.randint(0, 400)
-        if rng.random() < 0.5:  # half the time the count starts on a meeting day, so "inclusive" decides
-            start = occurrences(rule, start, 1)[0]
-        count = rng.randint(max(1, config.count // 2), config.count)
-        dates = occurrences(rule, start, count)
+        on_meeting_day = rng.random() < 0.5  # half the time the count starts on a meeting day, so "inclusive" decides
+        # from a meeting day at least the second meeting is asked: the first is the start date, printed in the prompt
+        count = rng.randint(max(1 + on_meeting_day, config.count // 2), config.count)
+        # every problem's dates cross a 29 February that one misreading of the leap rule gets wrong: a century
+        # year's missing one (every fourth year a leap year) or an ordinary leap year's (no leap years at all)
+        misreading = rng.choice(("julian", "none"))
+        years = CENTURY_YEARS if misreading == "julian" else LEAP_YEARS
+        reach = count * (7 * rule["weeks"] if kind == "every_weeks" else 31) + 31 * len(rule["skip"]) * count // 12
+
+        def draw() -> tuple[int, list[int]] | None:
+            start = day_number(rng.choice(years), 3, 1) - rng.randint(1, reach)
+            if kind == "every_weeks":
+                rule["first"] = start - rng.randint(0, 400)
+            misreadings = [misreading]
+            if kind == "weekday_after" and not on_meeting_day:
+                # the start falls in the week after a meeting on the stated day itself: reading "on or after"
+                # as "after" moves that meeting past the start and counts it
+                year, month, _ = civil_date(start)
+                meeting = day_number(year, month, rule["day"])
+                rule["weekday"] = _weekday_index(meeting)
+                start = meeting + rng.randint(1, 7)
+                misreadings.append("after")
+            elif on_meeting_day:
+                start = occurrences(rule, start, 1)[0]
+            dates = occurrences(rule, start, count)
+            if any(misread_answer(rule, start, count, m) == dates[-1] for m in misreadings):
+                return None
+            return start, dates
+
+        start, dates = retry(draw, what="dates that the misread clauses get wrong")
         answer = dates[-1]
         prompt = (
             "Use the Gregorian calendar (a year divisible by 4 is a leap year, except a year divisible by 100 that "
