@@ -4,6 +4,11 @@ temporal/recurring_events (v4): the skipped months ("no meeting in July") are st
 outside the span counted: ignoring the clause answered 0.35 of the level-2 problems stating one (0.05 at level 3,
 200 seeds a level); one skipped month now always holds one of the first k meetings of the rule without it, so
 that reading answers none.
+
+deduction/kinship (v5): levels 2-4 left out the blood words next to the ones they asked (sister beside cousin,
+father beside uncle and father-in-law), so the commonest word per cue (sex, generation gap, who has parents among
+the facts, whether the asked one is married), learned on other seeds, answered 0.99, 0.97 and 1.00 of levels 2-4
+(all three words at level 4); every level now asks the words of those below too: 0.81, 0.77, 0.54 (level 1: 0.80).
 """
 
 from __future__ import annotations
@@ -30,3 +35,51 @@ def test_recurring_events_skipped_months_decide(level):
             ignored = occurrences({**data["rule"], "skip": []}, data["start"], data["count"])[-1]
             assert misread_answer(data["rule"], data["start"], data["count"], "skip") == ignored != data["answer"]
     assert stated >= 15
+
+
+def _generations(people: list[dict]) -> list[int]:
+    """Founders 0, a child one below its parents, a spouse from outside the family beside the one it married."""
+    known: dict[int, int] = {}
+
+    def generation(i: int) -> int:
+        if i not in known:
+            person = people[i]
+            if person["parents"]:
+                known[i] = 1 + max(generation(p) for p in person["parents"])
+            elif person["spouse"] is not None and people[person["spouse"]]["parents"]:
+                known[i] = generation(person["spouse"])
+            else:
+                known[i] = 0
+        return known[i]
+
+    return [generation(i) for i in range(len(people))]
+
+
+def _kinship_cues(problem) -> list[tuple[tuple, str]]:
+    """Per asked pair: (sex, generation gap, whether each has parents among the facts, whether the asked one is
+    married), and the relation."""
+    data = problem.data
+    people = data["people"]
+    generation = _generations(people)
+    pairs = data.get("pairs") or [[data["x"], data["y"]]]
+    relations = data.get("relations") or [data["relation"]]
+    return [((people[x]["sex"], generation[y] - generation[x], bool(people[x]["parents"]), bool(people[y]["parents"]),
+              people[x]["spouse"] is not None), relation) for (x, y), relation in zip(pairs, relations)]
+
+
+@pytest.mark.parametrize(("level", "bound"), [(2, 0.9), (3, 0.9), (4, 0.75)])
+def test_kinship_cues_do_not_name_the_relation(level, bound):
+    from collections import Counter, defaultdict
+
+    task = make_source("deduction/kinship")
+    seen: defaultdict[tuple, Counter] = defaultdict(Counter)
+    for seed in range(1000, 1200):
+        for cue, relation in _kinship_cues(task.sample(level, seed)):
+            seen[cue][relation] += 1
+    solved = 0
+    for seed in range(2 * SEEDS):
+        problem = task.sample(level, seed)
+        assert task.verify(problem, problem.answer).reward == 1.0
+        guesses = [seen[cue].most_common(1)[0][0] if seen[cue] else "" for cue, _ in _kinship_cues(problem)]
+        solved += task.verify(problem, "\n".join(guesses)).reward == 1.0
+    assert solved / (2 * SEEDS) <= bound, solved
