@@ -9,6 +9,10 @@ deduction/kinship (v5): levels 2-4 left out the blood words next to the ones the
 father beside uncle and father-in-law), so the commonest word per cue (sex, generation gap, who has parents among
 the facts, whether the asked one is married), learned on other seeds, answered 0.99, 0.97 and 1.00 of levels 2-4
 (all three words at level 4); every level now asks the words of those below too: 0.81, 0.77, 0.54 (level 1: 0.80).
+
+deduction/scheduling (v2): placing each meeting in turn at its earliest possible start, earliest deadline first,
+solved 0.73, 0.73, 0.43, 0.63, 0.33 of levels 0-4 (the listed order 0.65-0.23); instances a greedy placement solves
+(earliest start as listed or by deadline, latest start as listed or by release) are redrawn: 0 now.
 """
 
 from __future__ import annotations
@@ -83,3 +87,22 @@ def test_kinship_cues_do_not_name_the_relation(level, bound):
         guesses = [seen[cue].most_common(1)[0][0] if seen[cue] else "" for cue, _ in _kinship_cues(problem)]
         solved += task.verify(problem, "\n".join(guesses)).reward == 1.0
     assert solved / (2 * SEEDS) <= bound, solved
+
+
+@pytest.mark.parametrize("level", [0, 3, 4])
+def test_scheduling_greedy_placements_fail(level):
+    from palaestra.envs.deduction.scheduling import _greedy
+
+    task = make_source("deduction/scheduling")
+    for seed in range(SEEDS // 2):
+        problem = task.sample(level, seed)
+        data = problem.data
+        assert task.verify(problem, problem.answer).reward == 1.0
+        deadline = {r[1]: r[2] for r in data["rules"] if r[0] == "end_by"}
+        by_deadline = sorted(range(len(data["names"])), key=lambda m: deadline.get(m, 17 * 60))
+        for order in (list(range(len(data["names"]))), by_deadline):  # earliest start, as listed or by deadline
+            found = _greedy(data["names"], data["lengths"], data["members"], data["busy"], data["rules"], data["slot"],
+                            order)
+            assert found is None, (seed, found)
+        for policy in task.heuristics().values():
+            assert task.verify(problem, policy(problem)).reward == 0.0
