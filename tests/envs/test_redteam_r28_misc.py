@@ -65,10 +65,10 @@ def test_balance_equation_small_coefficient_lists_are_thinned() -> None:
 
 def test_kinship_level_2_asks_fifteen_words() -> None:
     # v3 asked 11 words at level 2 (aunts, cousins, in-laws): one answered 0.09-0.11 of the level; v4 adds the
-    # grandparents and grandchildren (15 words, one each 1/15 of the time).
+    # grandparents and grandchildren (15 words, one each 1/15 of the time); v5 the blood words too (23).
     answers = Counter(p.answer for p in _problems("deduction/kinship", 2, 240))
     assert {"grandfather", "grandmother", "grandson", "granddaughter"} <= set(answers), answers
-    assert len(answers) == 15 and max(answers.values()) / 240 <= 0.12, answers
+    assert len(answers) >= 15 and max(answers.values()) / 240 <= 0.12, answers
 
 
 def _free_rank(problem: palaestra.Problem) -> int:
