@@ -1,0 +1,250 @@
+"""Red team, round 3 session 37 (leftovers): fans that see a star-shaped polygon, checks with an extra clause,
+a 31-day window.
+
+- geometry/polygon_area v4: v3 joined the vertices in angular order around their centroid, so the fan of
+  unsigned triangle areas from that centroid solved every problem of levels 0-4 (40 seeds a level), from the
+  area centroid 0.47-0.68 of levels 2-4, from the middle of the bounding box 0.33-0.55, and a fan from the
+  second, third, fourth or last vertex 0.03-0.28 of levels 2-4 and 0.75-0.88 of level 1. Now every polygon
+  from level 1 is not star-shaped (its kernel is empty): each of those fans solves 0.00 of levels 1-4.
+- repo/input_validation v3: the valid inputs of the hidden tests never held an empty list beside another rule,
+  a negative limit or value, fewer values than a size, an empty right side to merge or an empty text, so a
+  check with an extra clause (``not values or limit < 0``, ``size < 1 or not values``, ``low > high or not
+  values``, ``not words``...) passed every such function at levels 0-4 (30 seeds a level), rejecting an empty
+  part of a text 0.17-0.67. Now the boundary holds those inputs: 0.
+- service/payroll_corrections v4: v3 paid every period three days after it ended, 14 days apart, so no period
+  was paid 31 days ago beside the one paid 30 days ago: a policy counting 31 days as within the 30-day window
+  solved 1.00 of levels 2-6. Now the period before the one paid 30 days ago had its pay held up to the next
+  day: 0.12-0.17 (40 seeds), the all-allowed problems, as any policy that refuses less.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from datetime import date, timedelta
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from envs_support import solves
+
+from palaestra.core.registry import make_source
+from palaestra.envs.repo import _templates as tpl
+from palaestra.envs.repo.input_validation import RULES
+from palaestra.envs.service.common import call, dollars
+from palaestra.verifiers.rationals import format_fraction
+
+# --- geometry/polygon_area --------------------------------------------------------------------------------------
+
+POLYGON = make_source("geometry/polygon_area")
+Point = tuple[Fraction, Fraction]
+
+
+def _cross(o: Point, a: Point, b: Point) -> Fraction:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def _edges(points: list[Point]) -> list[tuple[Point, Point]]:
+    return list(zip(points, points[1:] + points[:1]))
+
+
+def _fan(points: list[Point], origin: Point) -> Fraction:
+    """The unsigned areas of the triangles from ``origin`` to every edge, added up."""
+    return sum((abs(_cross(origin, a, b)) for a, b in _edges(points)), Fraction(0)) / 2
+
+
+def _origins(points: list[Point]) -> dict[str, Point]:
+    n = len(points)
+    twice = sum((_cross((Fraction(0), Fraction(0)), a, b) for a, b in _edges(points)), Fraction(0))
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    area_centroid = (sum(((a[0] + b[0]) * _cross((Fraction(0), Fraction(0)), a, b) for a, b in _edges(points)),
+                         Fraction(0)) / (3 * twice),
+                     sum(((a[1] + b[1]) * _cross((Fraction(0), Fraction(0)), a, b) for a, b in _edges(points)),
+                         Fraction(0)) / (3 * twice))
+    return {"first vertex": points[0], "second vertex": points[1], "third vertex": points[2],
+            "fourth vertex": points[3 % n], "last vertex": points[-1],
+            "vertex centroid": (sum(xs, Fraction(0)) / n, sum(ys, Fraction(0)) / n),
+            "area centroid": area_centroid,
+            "bounding box middle": ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)}
+
+
+def _points(problem: Any) -> list[Point]:
+    return [(Fraction(x), Fraction(y)) for x, y in problem.data["points"]]
+
+
+def test_polygon_area_no_fan_of_unsigned_triangles_from_a_fixed_point_solves() -> None:
+    for level in range(1, 5):
+        wins: dict[str, int] = {}
+        for seed in range(25):
+            problem = POLYGON.sample(level, 37_000 + seed)
+            points = _points(problem)
+            for name, origin in _origins(points).items():
+                wins[name] = wins.get(name, 0) + (POLYGON.verify(problem, format_fraction(_fan(points, origin))).reward
+                                                  == 1.0)
+        assert max(wins.values()) <= 1, (level, wins)  # v3: the vertex centroid's fan solved 25 of 25
+
+
+def test_polygon_area_is_simple_and_the_shoelace_area_is_accepted() -> None:
+    for level in range(6):
+        for seed in range(15):
+            problem = POLYGON.sample(level, 37_100 + seed)
+            points = _points(problem)
+            edges = _edges(points)
+            n = len(edges)
+            for i in range(n):
+                for j in range(i + 2, n - (i == 0)):
+                    (a, b), (c, d) = edges[i], edges[j]
+                    crossing = (_cross(a, b, c) * _cross(a, b, d) <= 0 and _cross(c, d, a) * _cross(c, d, b) <= 0)
+                    assert not crossing, (level, seed, i, j)
+            area = abs(sum((_cross((Fraction(0), Fraction(0)), a, b) for a, b in edges), Fraction(0))) / 2
+            assert POLYGON.verify(problem, format_fraction(area)).reward == 1.0
+            assert POLYGON.verify(problem, problem.answer).reward == 1.0
+
+
+# --- repo/input_validation --------------------------------------------------------------------------------------
+
+# checks with an extra clause, each rejecting a valid input the request does not name (leaf key -> checks)
+OVER_BROAD = {
+    "count_above": ("not values or limit < 0", "not values or limit <= 0", "not values or limit < 2",
+                    "not values or any(v < 0 for v in values)"),
+    "window_sums": ("size < 1 or not values", "size < 1 or size > len(values)"),
+    "chunks": ("size < 1 or not values", "size < 1 or size > len(values)"),
+    "clamp": ("low > high or not values", "low > high or low < 0"),
+    "weighted_total": ("len(prices) != len(counts) or not prices", "len(prices) != len(counts) or 0 in counts"),
+    "merge": ("any(a > b for a, b in zip(left, left[1:])) or any(a > b for a, b in zip(right, right[1:])) "
+              "or not right",),
+    "running_max": ("not values or any(v < 0 for v in values)",),
+    "spread": ("not values or any(v < 0 for v in values)",),
+    "initials": ("any(word == '' for word in words) or not words",),
+    "parse_pairs": ("any(part and not part.partition('=')[0].strip() for part in text.split(';')) or not text",
+                    "any(not part.partition('=')[0].strip() for part in text.split(';'))"),
+}
+
+
+def _checked(key: str, name: str, check: str) -> Any:
+    """The leaf's function (the env's own template text) with ``check`` raising ValueError first."""
+    head, body = tpl.leaf_text(tpl.LEAF_BY_KEY[key], name).split("\n", 1)
+    namespace: dict[str, Any] = {}
+    exec(f"{head}\n    if {check}:\n        raise ValueError('invalid input')\n{body}", namespace)  # noqa: S102
+    return namespace[name]
+
+
+def _passes(function: Any, cases: list[list[Any]]) -> bool:
+    for _, _, args, expected in cases:
+        try:
+            result: Any = json.loads(json.dumps(function(*tpl.copied(args))))
+        except ValueError:
+            result = {"raised": "ValueError"}
+        except Exception as error:  # noqa: BLE001 - the kind is the result, as the hidden tests report it
+            result = {"raised": type(error).__name__}
+        if result != expected:
+            return False
+    return True
+
+
+def _requested(problem: Any) -> list[tuple[str, str]]:
+    """The (leaf key, function name) of each function the request names."""
+    text = "\n".join(problem.data["files"].values())
+    found = []
+    for name in re.findall(r"- `(\w+)` in", problem.prompt):
+        params = re.search(rf"^def {name}\(([^)]*)\)", text, re.MULTILINE).group(1)  # type: ignore[union-attr]
+        found += [(leaf.key, name) for leaf in tpl.LEAVES if leaf.params == params and name.startswith(leaf.names)]
+    return found
+
+
+def test_input_validation_checks_with_an_extra_clause_fail_the_hidden_cases() -> None:
+    task = make_source("repo/input_validation")
+    passed: dict[str, int] = {}
+    seen = set()
+    for level in range(5):
+        for seed in range(25):
+            problem = task.sample(level, 37_000 + seed)
+            for key, name in _requested(problem):
+                seen.add(key)
+                cases = [case for case in problem.data["hidden"] if case[1] == name]
+                assert _passes(_checked(key, name, RULES[key].check), cases), (level, seed, key)
+                for check in OVER_BROAD.get(key, ()):
+                    passed[check] = passed.get(check, 0) + _passes(_checked(key, name, check), cases)
+    assert seen >= set(OVER_BROAD)
+    assert not any(passed.values()), {check: n for check, n in passed.items() if n}  # v3: count_above's all
+
+
+@pytest.fixture()
+def _python_sandbox() -> None:
+    from palaestra.sandbox import probe
+
+    if "python" not in probe().languages:
+        pytest.skip("the sandbox cannot run Python here: the repo envs run their tests in it")
+
+
+@pytest.mark.usefixtures("_python_sandbox")
+def test_input_validation_the_negative_limit_check_fails_in_the_sandbox_and_the_oracle_passes() -> None:
+    task = make_source("repo/input_validation")
+    problem = next(p for p in (task.sample(1, 37_000 + seed) for seed in range(40))
+                   if any(key == "count_above" for key, _ in _requested(p)))
+    files = dict(problem.data["files"])
+    for path, before, after in problem.data["changes"]:
+        files[path] = files[path].replace(before, after) if before else after
+    assert task.judge_episode(problem, {"repo": files}, "submit").reward == 1.0
+    line = f"    if {RULES['count_above'].check}:\n"
+    path = next(path for path, text in files.items() if line in text and "limit" in text)
+    files[path] = files[path].replace(line, "    if not values or limit < 0:\n")
+    assert task.judge_episode(problem, {"repo": files}, "submit").reward == 0.0
+
+
+# --- service/payroll_corrections --------------------------------------------------------------------------------
+
+PAYROLL = make_source("service/payroll_corrections")
+
+
+def _pay(rate: int, hours: float) -> int:
+    return int(rate * Fraction(min(hours, 8)) + Fraction(3, 2) * rate * Fraction(max(hours - 8, 0)))
+
+
+def _replies(problem: Any, window_days: int) -> list[str]:
+    """The payroll policy as stated, but for a window of ``window_days`` days (30: as stated)."""
+    data = problem.data
+    records, caller, rules = copy.deepcopy(data["records"]), data["caller"], data["rules"]
+    today = date.fromisoformat(records["today"])
+    replies = [call("find_employee", email=records["employees"][caller]["email"])]
+    added, total = 0, 0
+    for index, request in enumerate(data["requests"]):
+        if index == data["vague"]:
+            replies.append("Which day, and how many hours did you work?")
+        employee, day, hours = request["employee"], request["day"], request["hours"]
+        replies.append(call("get_day", employee_id=employee, day=day))
+        period = next(p for p in records["periods"].values() if p["start"] <= day <= p["end"])
+        rate = records["employees"][employee]["rate_cents"]
+        message = "Sorry, the policy does not allow that correction."
+        if employee != caller or (rules["limit"] and hours > 12):
+            pass
+        elif period["paid"] is None:
+            replies.append(call("set_hours", employee_id=employee, day=day, hours=hours))
+            records["hours"][employee][day] = hours
+            message = "Corrected."
+        elif not rules["window"] or (today - date.fromisoformat(period["paid"])).days <= window_days:
+            amount = _pay(rate, hours) - _pay(rate, records["hours"][employee][day])
+            replies.append(call("add_adjustment", employee_id=employee, day=day, amount_cents=amount))
+            message = f"Adjustment ADJ{100 + added} of {dollars(amount)} added."
+            added, total = added + 1, total + amount
+        replies.append(f"{message} Anything else?")
+    return [*replies, dollars(total)]
+
+
+def test_payroll_a_31_day_window_solves_only_the_all_allowed_problems() -> None:
+    for level in range(2, 6):
+        wins = 0
+        for seed in range(25):
+            problem = PAYROLL.sample(level, 37_000 + seed)
+            assert solves(PAYROLL, problem, _replies(problem, 30)), (level, seed)
+            wins += solves(PAYROLL, problem, _replies(problem, 31))
+        assert wins <= 6, (level, wins)  # v3: 25 of 25
+
+
+def test_payroll_with_the_window_periods_are_paid_30_and_31_days_ago() -> None:
+    for seed in range(10):
+        problem = PAYROLL.sample(2, seed)
+        today = date.fromisoformat(problem.data["records"]["today"])
+        paid = {p["paid"] for p in problem.data["records"]["periods"].values()}
+        assert {(today - timedelta(days=days)).isoformat() for days in (30, 31)} <= paid
