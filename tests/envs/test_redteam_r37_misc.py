@@ -1,5 +1,5 @@
-"""Red team, round 3 session 37 (leftovers): fans that see a star-shaped polygon, checks with an extra clause,
-a 31-day window.
+"""Red team, round 3 session 37 (leftovers and the least recently touched data envs): fans that see a star-shaped
+polygon, checks with an extra clause, a 31-day window, misread rules of four data envs.
 
 - geometry/polygon_area v4: v3 joined the vertices in angular order around their centroid, so the fan of
   unsigned triangle areas from that centroid solved every problem of levels 0-4 (40 seeds a level), from the
@@ -15,6 +15,14 @@ a 31-day window.
   was paid 31 days ago beside the one paid 30 days ago: a policy counting 31 days as within the 30-day window
   solved 1.00 of levels 2-6. Now the period before the one paid 30 days ago had its pay held up to the next
   day: 0.12-0.17 (40 seeds), the all-allowed problems, as any policy that refuses less.
+- data/sessionize v3: sessions read as windows of G minutes from their first event solved 0.53 of level 0 and
+  0.12 of level 1, one session per user 0.23 of level 0 (40 seeds a level); now 0.
+- data/log_windows v3: counting the lines outside the span in the nearest window solved 0.62-0.85 of levels 0-1
+  (a line at the span's end kept in the last window) and 0.45-0.60 of levels 2-5; now 0.
+- data/asof_join v3: the rate of the nearest effective date solved 0.62/0.33/0.20 of levels 0-2, the first row
+  listed on or before the date 0.68/0.50 of levels 0-1; now 0.
+- data/json_diff v3: comparing Python values (``True == 1``) solved every problem of levels 0-5, reading null as
+  no setting 0.75-0.95, comparing only the settings in both versions 0.17-0.47; now 0.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
@@ -248,3 +256,149 @@ def test_payroll_with_the_window_periods_are_paid_30_and_31_days_ago() -> None:
         today = date.fromisoformat(problem.data["records"]["today"])
         paid = {p["paid"] for p in problem.data["records"]["periods"].values()}
         assert {(today - timedelta(days=days)).isoformat() for days in (30, 31)} <= paid
+
+
+# --- data/sessionize, data/log_windows, data/asof_join ----------------------------------------------------------
+
+
+def _clicks(problem: Any) -> list[tuple[int, str]]:
+    """(second of the day, user) of each event, read from the prompt's log."""
+    events = []
+    for line in problem.prompt.split("```")[1].strip().splitlines():
+        stamp, user, _ = line.split()
+        hours, minutes, seconds = map(int, stamp.split(":"))
+        events.append((3600 * hours + 60 * minutes + seconds, user))
+    return events
+
+
+def _sessions(events: list[tuple[int, str]], gap: int, rule: str) -> str:
+    """``user: sessions, seconds`` lines under the rule as stated, as windows from a session's first event, or as
+    one session per user."""
+    lines = []
+    for user in dict.fromkeys(user for _, user in events):
+        stamps = sorted(second for second, who in events if who == user)
+        count, start, longest = 1, stamps[0], 0
+        for previous, current in zip(stamps, stamps[1:]):
+            split = {"stated": current - previous > gap, "window": current - start > gap, "one": False}[rule]
+            if split:
+                longest, count, start = max(longest, previous - start), count + 1, current
+        lines.append(f"{user}: {count}, {max(longest, stamps[-1] - start)}")
+    return "\n".join(lines)
+
+
+def test_sessionize_windows_from_the_first_event_and_one_session_per_user_fail() -> None:
+    source = make_source("data/sessionize")
+    for level in range(3):
+        wins = {"window": 0, "one": 0}
+        for seed in range(30):
+            problem = source.sample(level, 37_000 + seed)
+            events, gap = _clicks(problem), 60 * problem.data["gap"]
+            assert source.verify(problem, _sessions(events, gap, "stated")).reward == 1.0
+            for rule in wins:
+                wins[rule] += source.verify(problem, _sessions(events, gap, rule)).reward == 1.0
+        assert max(wins.values()) <= 1, (level, wins)  # v2: windows 16 of 30 at level 0
+
+
+def _log_counts(problem: Any, clamp: bool) -> str:
+    """The counts of the asked lines per window, from the prompt (``clamp``: lines outside the span counted in the
+    nearest window)."""
+    found = re.search(r"from (\S+ \S+) to (\S+ \S+) UTC into consecutive (\d+)-minute", problem.prompt)
+    assert found is not None
+    start, end = (datetime.fromisoformat(found.group(k) + "+00:00") for k in (1, 2))
+    width = 60 * int(found.group(3))
+    windows = int((end - start).total_seconds()) // width
+    what = re.search(r"Count the (.*?) in each window", problem.prompt).group(1)  # type: ignore[union-attr]
+    counts = [0] * windows
+    for line in problem.prompt.split("```")[1].strip().splitlines():
+        stamp, level, service = line.split()[:3]
+        if "WARN or ERROR" in what:
+            counted = level in ("WARN", "ERROR")
+        elif what.startswith("lines of level"):
+            counted = level == what.split()[-1]
+        else:
+            counted = level == "ERROR" and service.strip("[]") == what.split()[-2]
+        second = int((datetime.fromisoformat(stamp.replace("Z", "+00:00")) - start).total_seconds())
+        if clamp:
+            second = min(max(second, 0), windows * width - 1)
+        if counted and 0 <= second < windows * width:
+            counts[second // width] += 1
+    return ", ".join(map(str, counts))
+
+
+def test_log_windows_counting_lines_outside_the_span_fails() -> None:
+    source = make_source("data/log_windows")
+    for level in range(5):
+        wins = 0
+        for seed in range(25):
+            problem = source.sample(level, 37_000 + seed)
+            assert source.verify(problem, _log_counts(problem, False)).reward == 1.0
+            wins += source.verify(problem, _log_counts(problem, True)).reward == 1.0
+        assert wins <= 1, (level, wins)  # v2: 18 of 25 at level 0
+
+
+def _euros(problem: Any, rule: str) -> str:
+    """``id = euros`` pairs at the rate in force (``stated``), at the nearest effective date's, or at the first row
+    listed on or before the date."""
+    rates_text, rest = problem.prompt.split("Transactions:")
+    rows = [line.split(",") for line in rates_text.splitlines() if re.match(r"[A-Z]{3},\d{4}-", line)]
+    pairs = []
+    for line in rest.split("A rate applies")[0].splitlines():
+        if not re.match(r"T\d+,", line):
+            continue
+        key, day, currency, amount = line.split(",")
+        eligible = [(when, Fraction(rate)) for cur, when, rate in rows if cur == currency]
+        if currency == "EUR":
+            rate = Fraction(1)
+        elif rule == "stated":
+            rate = max(row for row in eligible if row[0] <= day)[1]
+        elif rule == "nearest":
+            moment = date.fromisoformat(day)
+            rate = min(eligible, key=lambda row: abs((date.fromisoformat(row[0]) - moment).days))[1]
+        else:
+            rate = next(value for when, value in eligible if when <= day)
+        pairs.append(f"{key} = {format_fraction(Fraction(amount) * rate)}")
+    return ", ".join(pairs)
+
+
+def test_asof_join_the_nearest_date_and_the_first_listed_rate_fail() -> None:
+    source = make_source("data/asof_join")
+    for level in range(3):
+        wins = {"nearest": 0, "listed": 0}
+        for seed in range(30):
+            problem = source.sample(level, 37_000 + seed)
+            assert source.verify(problem, _euros(problem, "stated")).reward == 1.0
+            for rule in wins:
+                wins[rule] += source.verify(problem, _euros(problem, rule)).reward == 1.0
+        assert max(wins.values()) <= 1, (level, wins)  # v2: 21 of 30 at level 0
+
+
+def _settings(node: dict, prefix: str = "") -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in node.items():
+        found.update(_settings(value, f"{prefix}{key}.") if isinstance(value, dict) else {f"{prefix}{key}": value})
+    return found
+
+
+def _diff(problem: Any, reading: str) -> str:
+    """The entries under the rule as stated, comparing Python values, reading null as no setting, or comparing
+    only the settings in both versions."""
+    old, new = (_settings(json.loads(block.split("```")[0])) for block in problem.prompt.split("```json")[1:3])
+    if reading == "null absent":
+        old, new = ({k: v for k, v in side.items() if v is not None} for side in (old, new))
+    entries = {f"~{k}" for k in old.keys() & new.keys()
+               if (old[k] != new[k] if reading == "python" else json.dumps(old[k]) != json.dumps(new[k]))}
+    if reading != "both only":
+        entries |= {f"+{k}" for k in new.keys() - old.keys()} | {f"-{k}" for k in old.keys() - new.keys()}
+    return ", ".join(sorted(entries))
+
+
+def test_json_diff_python_equality_null_as_absent_and_common_settings_only_fail() -> None:
+    source = make_source("data/json_diff")
+    for level in range(5):
+        wins = {"python": 0, "null absent": 0, "both only": 0}
+        for seed in range(20):
+            problem = source.sample(level, 37_000 + seed)
+            assert source.verify(problem, _diff(problem, "stated")).reward == 1.0
+            for reading in wins:
+                wins[reading] += source.verify(problem, _diff(problem, reading)).reward == 1.0
+        assert max(wins.values()) <= 1, (level, wins)  # v2: Python equality 20 of 20
