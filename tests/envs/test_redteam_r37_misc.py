@@ -21,6 +21,9 @@ polygon, checks with an extra clause, a 31-day window, misread rules of four dat
   (a line at the span's end kept in the last window) and 0.45-0.60 of levels 2-5; now 0.
 - data/asof_join v3: the rate of the nearest effective date solved 0.62/0.33/0.20 of levels 0-2, the first row
   listed on or before the date 0.68/0.50 of levels 0-1; now 0.
+- code/knapsack v3: the greedy rule for the fewest coins (largest first, each up to the limit) passed every
+  hidden test of 0.29-0.33 of those problems at levels 0-4 (60 seeds a level); now the first target where it goes
+  wrong is tested: it passes only coin sets where it is right on every target in range (a correct program).
 - data/json_diff v3: comparing Python values (``True == 1``) solved every problem of levels 0-5, reading null as
   no setting 0.75-0.95, comparing only the settings in both versions 0.17-0.47; now 0.
 """
@@ -38,6 +41,7 @@ import pytest
 from envs_support import solves
 
 from palaestra.core.registry import make_source
+from palaestra.envs.code.common import compiled_function
 from palaestra.envs.repo import _templates as tpl
 from palaestra.envs.repo.input_validation import RULES
 from palaestra.envs.service.common import call, dollars
@@ -402,3 +406,35 @@ def test_json_diff_python_equality_null_as_absent_and_common_settings_only_fail(
             for reading in wins:
                 wins[reading] += source.verify(problem, _diff(problem, reading)).reward == 1.0
         assert max(wins.values()) <= 1, (level, wins)  # v2: Python equality 20 of 20
+
+
+# --- code/knapsack ----------------------------------------------------------------------------------------------
+
+
+def _greedy_coins(spec: dict[str, Any]) -> Any:
+    """The greedy rule for the fewest (largest coins first) or most (smallest first) coins, each up to the limit."""
+    def solve(target: int) -> int:
+        count = 0
+        for coin in sorted(spec["coins"], reverse=spec["variant"] == "min_coins"):
+            copies = min(spec["l"], target // coin)
+            target, count = target - copies * coin, count + copies
+        return count if target == 0 else -1
+    return solve
+
+
+def test_knapsack_greedy_coins_fail_a_hidden_test_unless_right_on_every_target() -> None:
+    source = make_source("code/knapsack")
+    seen, passed = 0, 0
+    for level in range(5):
+        for seed in range(40):
+            problem = source.sample(level, 37_000 + seed)
+            spec = problem.data["spec"]
+            if spec["variant"] in ("min_coins", "max_coins"):
+                seen += 1
+                greedy = _greedy_coins(spec)
+                if all(greedy(*test["args"]) == test["expected"] for test in problem.data["tests"]):
+                    passed += 1
+                    reference = compiled_function(problem.answer)
+                    bound = max(test["args"][0] for test in problem.data["tests"])
+                    assert all(greedy(t) == reference(t) for t in range(bound + 1)), (level, seed)
+    assert seen >= 20 and passed <= seen // 4, (seen, passed)  # v2: greedy passed 0.29-0.33 of the fewest coins
