@@ -19,6 +19,11 @@ Levels grow the number of items, weights and capacities; the difficulty measure 
 programme's table size on the largest test. Expected outputs come from the reference source (the
 gold answer) run in-process (``tests/code`` also checks it against brute force).
 
+Version 3: the fewest and the most coins are tested on the first target where the greedy rule (the largest coins
+first for the fewest, the smallest first for the most, each as often as allowed) goes wrong, if one is in the
+tests' range: that greedy passed 0.29-0.33 of the fewest-coins problems of levels 0-4 (60 seeds a level); now it
+passes only those where it is right on every target in range (0-0.29 of them), a correct program there.
+
 Generation speed: about 290 problems/s at level 4 on this 2-core machine. The reference knapsack
 programme and each of its near-miss variants (a constant moved by one, a flag flipped, a coin left out,
 the modulus ignored) are compiled in-process and run on every test, to prove the hidden tests reject
@@ -50,7 +55,7 @@ class Knapsack(FunctionTask):
     id = "code/knapsack"
     description = "Dynamic programming: knapsack, subset-count and coin-change variants with generated constraints."
     tags = ("code", "programming", "dynamic-programming")
-    version = 2
+    version = 3  # v3: the fewest or most coins are tested on a target where taking coins greedily goes wrong
 
     @dataclass(frozen=True)
     class Config:
@@ -245,9 +250,40 @@ def _coin_set(rng: random.Random, config: Knapsack.Config) -> list[int]:
 
 
 def _targets(rng: random.Random, config: Knapsack.Config, spec: dict[str, Any]) -> list[list[Any]]:
+    """Targets; for the fewest or most coins, the first where taking coins greedily goes wrong, if any (greedy passed
+    0.3 of those problems when the targets fell as they came); drawn without the rng, so other draws stay."""
     top = config.max_capacity * 2
     big = [[config.max_capacity * 6]]  # counts beyond the modulus
-    return [[0], [1], [top]] + [[rng.randint(2, top)] for _ in range(config.tests - 4)] + big
+    inputs = [[0], [1], [top]] + [[rng.randint(2, top)] for _ in range(config.tests - 4)] + big
+    if spec["variant"] in ("min_coins", "max_coins"):
+        wrong = _greedy_misses(spec, big[0][0])
+        if wrong:
+            inputs[3] = wrong[:1]
+    return inputs
+
+
+def _greedy_misses(spec: dict[str, Any], top: int) -> list[int]:
+    """The targets from 2 to ``top`` whose count of coins the greedy rule gets wrong: the largest coins first for
+    the fewest, the smallest first for the most, each as many times as allowed and fits."""
+    most = spec["variant"] == "max_coins"
+    best: list[int | None] = [0] + [None] * top  # the bounded knapsack's table, as the reference fills it
+    for coin in spec["coins"]:
+        for target in range(top, 0, -1):
+            for copies in range(1, spec["l"] + 1):
+                before = best[target - copies * coin] if copies * coin <= target else None
+                now = best[target]
+                if before is not None and (now is None or (before + copies > now if most else before + copies < now)):
+                    best[target] = before + copies
+
+    def greedy(target: int) -> int:
+        count = 0
+        for coin in sorted(spec["coins"], reverse=not most):
+            copies = min(spec["l"], target // coin)
+            target, count = target - copies * coin, count + copies
+        return count if target == 0 else -1
+
+    return [target for target in range(2, top + 1) if greedy(target) != (best[target] if best[target] is not None
+                                                                          else -1)]
 
 
 def _subset_targets(rng: random.Random, config: Knapsack.Config, spec: dict[str, Any]) -> list[list[Any]]:

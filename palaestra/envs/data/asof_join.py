@@ -15,7 +15,9 @@ Version 2: both wrong rules now go wrong in every problem. Reading "on or before
 dated on an effective date taking the rate before it) answered 0.60 of level 0 and 0.28 of level 2, taking the
 next rate 0.39 of level 0, the currency's first (or last) rate whatever the date 0.17: a transaction on a
 changing rate's date, or one between two dates, was often missing. Tables are redrawn until each of these
-readings changes some transaction's amount.
+readings changes some transaction's amount. Version 3: so do two more (40 seeds a level): the rate of the
+nearest effective date, either side (0.62 of level 0, 0.33 of level 1, 0.20 of level 2), and the first row of
+the table on or before the date rather than the latest (0.68 and 0.50 of levels 0-1); now 0.
 """
 
 from __future__ import annotations
@@ -48,14 +50,22 @@ def rate_on(rates: list[list], currency: str, day: str) -> Fraction:
 def misread_rate(rates: list[list], currency: str, day: str, rule: str) -> Fraction | None:
     """The rate a misreading takes: ``before``, the latest effective date strictly before ``day`` (the first rate
     when there is none); ``next``, the earliest on or after it (the last rate when there is none); ``first`` and
-    ``last``, the currency's first or last rate whatever the date."""
+    ``last``, the currency's first or last rate whatever the date; ``nearest`` and ``nearest_earlier``, the effective
+    date closest to ``day`` either side (a tie to the later, or to the earlier); ``listed``, the first row of the table (in its order) on or before
+    ``day``, not the latest."""
     if currency == "EUR":
         return Fraction(1)
+    if rule == "listed":
+        return next(Fraction(value, 10000) for cur, effective, value in rates if cur == currency and effective <= day)
     rows = sorted((effective, Fraction(value, 10000)) for cur, effective, value in rates if cur == currency)
     if rule == "first":
         return rows[0][1]
     if rule == "last":
         return rows[-1][1]
+    if rule in ("nearest", "nearest_earlier"):
+        moment = date.fromisoformat(day)
+        return min(rows, key=lambda row: (abs((date.fromisoformat(row[0]) - moment).days),
+                                          (row[0] < day) == (rule == "nearest")))[1]
     if rule == "before":
         earlier = [value for effective, value in rows if effective < day]
         return earlier[-1] if earlier else rows[0][1]
@@ -69,7 +79,7 @@ class AsofJoin(Task):
     family = "data"
     description = "Convert transactions to euros with the exchange rate in force on each date (an as-of join)."
     tags = ("data", "tables", "joins", "temporal")
-    version = 2
+    version = 3  # v3: the nearest effective date and the first row listed on or before the date decide too
 
     @dataclass(frozen=True)
     class Config:
@@ -111,12 +121,14 @@ class AsofJoin(Task):
 
         def decided(drawn: tuple[list[list[Any]], list[dict[str, Any]], int]) -> bool:
             # the stated rule must decide against each misreading: a rate strictly before the date ("on or
-            # before" read as "before": 0.60 of level 0), the next rate on or after it (0.39 of level 0), and the
-            # currency's first or last rate whatever the date (0.17 each)
+            # before" read as "before": 0.60 of level 0), the next rate on or after it (0.39 of level 0), the
+            # currency's first or last rate whatever the date (0.17 each); v3: the nearest effective date (0.62 of
+            # level 0, 0.33 of level 1, 0.20 of level 2) and the first row listed on or before the date (0.68,
+            # 0.50 of levels 0-1)
             drawn_rates, drawn_transactions, _ = drawn
             return all(any(misread_rate(drawn_rates, t["currency"], t["date"], rule)
                            != rate_on(drawn_rates, t["currency"], t["date"]) for t in drawn_transactions)
-                       for rule in ("before", "next", "first", "last"))
+                       for rule in ("before", "next", "first", "last", "nearest", "nearest_earlier", "listed"))
 
         rates, transactions, on_boundary = retry(draw, decided, what="transactions the as-of rule decides")
         rates_text = csv_text(["currency", "effective_date", "eur_per_unit"],

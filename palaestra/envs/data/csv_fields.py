@@ -8,6 +8,10 @@ asked column, so splitting lines at commas (from either end) or counting lines a
 values; simple fields are sometimes quoted too (``"K-042"``). Since v2 the file also has columns of the asked ones'
 kinds (an origin and a depot city, a floor and a box count), each blank in some records, so picking out the record's
 city or small numbers by their look, without parsing, gives wrong values (v1 had one of each: 1.0).
+Since v3 the note comes before both asked columns and, from level 2, at least one is broken over lines, so reading
+each line that starts with a record's id as that record (skipping the lines that continue a note) gives wrong values
+(it gave 0.42-0.68 of levels 2-6, 40 seeds a level: every problem asking the quantity, then left of the note, and
+the 0.10 with no broken note); now 0.
 The answer is the list of the asked column's values for every record in file order; the verifier reads
 a list (quotes optional) with the shared reader and names the first wrong record. The reference is the
 data the file was written from, so it is unique.
@@ -30,7 +34,7 @@ from palaestra.verifiers.normalize import markup_spellings
 from palaestra.verifiers.sets import read_list, read_token
 
 EXAMPLE = "K-000, K-999"  # a fixed placeholder: never derived from the answer
-HEADER = ("id", "origin", "floor", "customer", "qty", "note", "city", "tags", "boxes", "depot", "code")
+HEADER = ("id", "origin", "floor", "customer", "note", "qty", "city", "tags", "boxes", "depot", "code")
 ASKED = ("qty", "city")  # both have a quoted field with commas on each side: no split from either end works
 # columns of the asked ones' kinds (a city, a small number), each blank in some records: the asked value is
 # not "the city" or "the small number" of a record, nor the first or last one
@@ -70,7 +74,8 @@ class CsvFields(Task):
     family = "data"
     description = "Read one column of a CSV file whose quoted fields hold commas, doubled quotes and line breaks."
     tags = ("data", "csv", "parsing")
-    version = 2  # v2: decoy columns of the asked kinds (v1's only city and only small number paid 1.0 unparsed)
+    version = 3  # v3: the note before both asked columns, and broken over lines in every problem from level 2
+    # v2: decoy columns of the asked kinds (v1's only city and only small number paid 1.0 unparsed)
 
     @dataclass(frozen=True)
     class Config:
@@ -95,8 +100,13 @@ class CsvFields(Task):
                       (rng.choice(WORDS["cities"]) if kind == "city" else str(rng.randint(1, 40)))
                       for name, kind in DECOYS.items()}
             records.append([str(100 + 7 * index + rng.randrange(7)), decoys["origin"], decoys["floor"], customer,
-                            str(rng.randint(1, 40)), note, rng.choice(WORDS["cities"]), tags, decoys["boxes"],
+                            note, str(rng.randint(1, 40)), rng.choice(WORDS["cities"]), tags, decoys["boxes"],
                             decoys["depot"], f"K-{rng.randrange(100, 1000)}"])
+        if config.newlines and not any("\n" in record[HEADER.index("note")] for record in records):
+            # a note broken over lines in every such problem: reading the lines that start with an id as records
+            # answered every one that had none (0.10 of levels 2-4)
+            rng.choice(records)[HEADER.index("note")] += "\n" + rng.choice(NOTES)
+            traps += 1
         text = _file(records)
         # quote a few simple fields too: quotes around a plain value do not change it
         lines = text.split("\n")

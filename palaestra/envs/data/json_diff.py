@@ -10,13 +10,17 @@ problem (at least two), and untouched leaves outnumber them, so neither listing 
 
 Version 2: every problem has a setting whose value changes its JSON type alone (``8080`` to ``"8080"``), so
 comparing values as text no longer gives the answer (it gave 0.75 of level 0 and 0.66 of level 4).
+Version 3: every problem also has a boolean becoming 1 or 0 (or back) and a null setting added or removed, so
+neither comparing Python values (``True == 1``: it gave every problem of levels 0-5, 40 seeds a level), nor
+reading null as no setting (0.75-0.95), nor comparing only the settings in both versions (0.17-0.47) gives the
+answer; each now gives none. Levels 0 and 1 have more settings and differences, to hold those three.
 
 Difficulty: the leaves of both versions plus the differences plus the depth of the deepest one.
 
 Generation speed: about 790 problems/s at level 4 on this 2-core machine. Each draw builds two versions
 of a nested document and compares them both by value and by text, and about 2 draws in 3 are redrawn
 because they lack a change of type alone or change too few or too many leaves; those conditions stop
-comparing printed text, or listing every key, from earning reward.
+comparing printed text, or listing every key, from earning reward. (Measured before version 3.)
 """
 
 from __future__ import annotations
@@ -49,12 +53,19 @@ def leaves(node: dict, prefix: str = "") -> dict[str, Any]:
     return found
 
 
-def differences(old: dict, new: dict, *, by_text: bool = False) -> set[str]:
-    """``+path``, ``-path`` and ``~path`` entries; values compare with their JSON type (8080 is not "8080"),
-    or, with ``by_text``, as their text without quotes (the misreading the prompt warns about)."""
+def differences(old: dict, new: dict, *, by_text: bool = False, python_equal: bool = False,
+                null_absent: bool = False) -> set[str]:
+    """``+path``, ``-path`` and ``~path`` entries; values compare with their JSON type (8080 is not "8080"), or
+    as a misreading of the rule: with ``by_text``, as their text without quotes (the one the prompt warns about),
+    with ``python_equal``, as Python values (``true == 1``), with ``null_absent``, a null setting taken for none."""
     before, after = leaves(old), leaves(new)
+    if null_absent:
+        before = {p: v for p, v in before.items() if v is not None}
+        after = {p: v for p, v in after.items() if v is not None}
 
-    def shown(value: Any) -> str:
+    def shown(value: Any) -> Any:
+        if python_equal:
+            return value
         text = json.dumps(value)
         return text.strip('"') if by_text else text
 
@@ -118,27 +129,46 @@ class JsonDiff(Task):
     family = "data"
     description = "List the added, removed and changed settings between two nested JSON configs (as +/-/~ paths)."
     tags = ("data", "json", "diff")
-    version = 2
+    version = 3  # v3: a boolean to 1/0 and a null setting added or removed in every problem
 
     @dataclass(frozen=True)
     class Config:
         leaves: int
         depth: int
-        changes: int  # the most differences
+        changes: int  # the most differences (three of them drawn for loose readings to miss, see draw)
 
-    presets = (Config(6, 2, 2), Config(9, 2, 3), Config(13, 3, 4), Config(18, 3, 5), Config(25, 4, 7))
+    presets = (Config(8, 2, 3), Config(10, 2, 4), Config(13, 3, 4), Config(18, 3, 5), Config(25, 4, 7))
     growth = Growth(steps={"leaves": 7, "changes": 2})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         keys = WORDS["settings"] + WORDS["sections"]
 
-        def draw() -> tuple[dict, dict]:
+        def draw() -> tuple[dict, dict] | None:
             sections = min(len(WORDS["sections"]), max(2, config.leaves // 4))
             per_section = max(4, config.leaves // sections + 1)
             old = {section: _tree(rng, rng.randint(2, per_section), config.depth - 1, keys)
                    for section in rng.sample(WORDS["sections"], sections)}
             new = json.loads(json.dumps(old))
-            for _ in range(rng.randint(2, config.changes)):
+            # three differences that a loose reading misses (see fair): a boolean becoming 1 or 0, or back
+            # (Python's True == 1), a value becoming its JSON text, or back (the same text), and a null setting
+            # added or removed (null read as no setting; and only settings in both compared)
+            spots = [(index, key) for index, (_, node) in enumerate(_objects(old)) for key, value in node.items()
+                     if not isinstance(value, dict)]
+            if len(spots) < 3:
+                return None
+            python_equal, same_text, (index, key) = rng.sample(spots, 3)
+            flag = rng.choice((True, False))
+            value = rng.choice((flag, None, rng.randint(1, 9999)))
+            for (at, name), pair in ((python_equal, [flag, int(flag)]), (same_text, [value, json.dumps(value)])):
+                rng.shuffle(pair)
+                _objects(old)[at][1][name], _objects(new)[at][1][name] = pair
+            target = _objects(new)[index][1]
+            if len(target) > 1 and rng.random() < 0.5:
+                _objects(old)[index][1][key] = None
+                del target[key]
+            else:
+                target[rng.choice([k for k in keys if k not in target])] = None
+            for _ in range(rng.randint(0, config.changes - 3)):
                 path, target = rng.choice(_objects(new)[1:] or _objects(new))
                 kind = rng.choice(("change", "change", "retype", "add", "remove"))
                 scalars = [k for k, v in target.items() if not isinstance(v, dict)]
@@ -158,8 +188,14 @@ class JsonDiff(Task):
 
         def fair(drawn: tuple[dict, dict]) -> bool:
             found = differences(*drawn)
-            if differences(*drawn, by_text=True) == found:
-                return False  # a change of type alone must be among them (comparing text answered 0.75 of level 0)
+            # a change of type alone must be among them (comparing text answered 0.75 of level 0), one that Python
+            # takes for equal (comparing Python values answered every problem), and one a null decides (reading
+            # null as no setting answered 0.75-0.95 of levels 0-5)
+            if found in (differences(*drawn, by_text=True), differences(*drawn, python_equal=True),
+                         differences(*drawn, null_absent=True)):
+                return False
+            if all(entry.startswith("~") for entry in found):
+                return False  # so must an added or removed setting (comparing only those in both: 0.17-0.47)
             return 2 <= len(found) and 2 * len(found) < len(leaves(drawn[0]))
 
         old, new = retry(draw, fair, attempts=300, what="two versions with a few differences")

@@ -11,7 +11,10 @@ Problems are redrawn until the counts are not all equal.
 
 Version 2: problems are also redrawn until a line on a window's end decides a count, so reading the
 windows as closed (a line at a window's end kept in it) no longer gives the answer (it gave 0.57 of level 0
-and 0.25 of level 4).
+and 0.25 of level 4). Version 3: the filter counts a line at or after the span's end, and from level 2 one just
+before its start, so neither counting a line at the span's end in the last window (0.62-0.85 of levels 0-1, 40
+seeds a level) nor counting the lines outside the span in the nearest window (0.45-0.60 of levels 2-5: often no
+counted line fell outside) gives the answer any more.
 
 Difficulty: the log's lines plus the windows plus the lines stamped with an offset plus 5 if out of order.
 """
@@ -71,7 +74,7 @@ class LogWindows(Task):
     family = "data"
     description = "Count the log lines matching a filter per fixed time window (zeros included), in window order."
     tags = ("data", "logs", "aggregation", "temporal")
-    version = 2
+    version = 3  # v3: the filter counts a line at or after the span's end, from level 2 one before it too
 
     @dataclass(frozen=True)
     class Config:
@@ -101,10 +104,23 @@ class LogWindows(Task):
                 return line["level"] in ("WARN", "ERROR")
             return line["level"] == "ERROR" and line["service"] == service
 
+        def counted_outside(second: int) -> dict[str, Any]:
+            """A line the filter counts, at ``second`` outside the span."""
+            chosen = {"level": level, "at_least_warn": rng.choice(("WARN", "ERROR")), "service_errors": "ERROR"}[kind]
+            return {"second": second, "level": chosen,
+                    "service": service if kind == "service_errors" else rng.choice(services),
+                    "offset": rng.choice((0, 0, 60, 120, -300, 330)) if config.offsets else 0}
+
         def draw() -> tuple[list[dict], list[int]]:
             lines: list[dict[str, Any]] = []
             margin = 120 if config.shuffled else 0  # lines before and after the span
-            for _ in range(config.lines):
+            # the span must matter: a counted line at or after its end, and one just before it where lines fall
+            # outside (counting a line at the end in the last window answered 0.62-0.85 of levels 0-1, counting
+            # the lines outside in the nearest window 0.45-0.60 of levels 2-5: often none was counted)
+            lines.append(counted_outside(span + rng.randrange(margin + 1)))
+            if margin:
+                lines.append(counted_outside(-rng.randint(1, margin)))
+            while len(lines) < config.lines:
                 second = rng.randrange(-margin, span + margin)
                 if rng.random() < 0.15:  # a line on a window boundary
                     second = width * 60 * rng.randrange(config.windows + 1)
@@ -123,7 +139,9 @@ class LogWindows(Task):
             return len(set(counts)) > 1 and sum(c > 0 for c in counts) >= 2 and 2 * sum(counts) >= len(counts)
 
         lines, counts = retry(draw, varied, attempts=300, what="counts that vary by window")
-        if not config.shuffled:
+        if config.shuffled:
+            rng.shuffle(lines)  # those outside the span were drawn first
+        else:
             lines.sort(key=lambda line: line["second"])
         text = "\n".join(
             f"{_stamp(day + timedelta(seconds=line['second']), line['offset'])} {line['level']:<5} "

@@ -11,14 +11,21 @@ The agent adds the checks with exact edits (tests read-only), runs the tests and
 Judged by hidden tests on the final repository (:mod:`palaestra.envs.repo.common`; a call that raises reports
 the exception's kind, a ``ValueError`` subclass counting as ``ValueError``): valid inputs with their old
 results (a check too broad fails them: an invalid input is never produced by the valid draws, and valid
-ones sit on the boundary: one value, a one-letter word, repeated values or an empty side to merge), invalid
+ones sit on the boundary: one value, a one-letter word, repeated values or either side empty to merge, empty
+lists and texts where only another condition is invalid, fewer values than the size, negative numbers), invalid
 ones raising ``ValueError`` (an ``IndexError`` or a silent result fails), every way of being invalid among
 them (a size of 0 and a negative one, either list too short, either side unsorted, the empty word or key at
 the start, inside and at the end), on the functions and on their callers. Version 1 drew one way at random:
 checks with a slip (``size < 0``, one direction of the lengths, one side of a merge, the text ``"; ="``,
 ``words[1] == ''``, ``len(values) < 2``, a strict order or a non-empty side for a merge) passed 0.27-0.40 of
-the functions at levels 0-4 (some every one); now none. Levels grow the functions, their callers and the
-modules; the difficulty is three per function plus one per caller plus the modules.
+the functions at levels 0-4 (some every one); now none. Version 2's valid inputs were all drawn alike (non-empty
+lists of small non-negative numbers, positive limits and sizes no larger than the values): a check with an extra
+clause (``not values or limit < 0``, ``size < 1 or not values``, ``low > high or not values``, the merge also
+rejecting an empty right side, the empty text rejected, ``not words``) passed every such function at levels 0-4
+(30 seeds a level), rejecting an empty part of a text 0.17-0.67; now the boundary holds those valid inputs too,
+and none passes.
+Levels grow the functions, their callers and the modules; the difficulty is three per function plus one per
+caller plus the modules.
 """
 
 from __future__ import annotations
@@ -83,41 +90,54 @@ def _empty_key(where: str) -> Make:
     return make
 
 
+# v3: each rule's boundary also holds the valid inputs that the valid draws never make and a check with an
+# extra clause rejects: empty lists (and an empty text) where only another condition is invalid, fewer values
+# than a size, negative limits and values, a count of 0, a right side empty to merge, empty parts of a text.
 RULES: dict[str, Rule] = {
     # v2: a size of 0 is always among the invalid inputs (a check `size < 0` passed 0.6-0.8 of the functions).
     "window_sums": Rule("`size` is less than 1", "size < 1",
                         (lambda rng, a: [a[0], 0], lambda rng, a: [a[0], -rng.randint(1, 3)]),
-                        (lambda rng, a: [a[0], 1],)),
+                        (lambda rng, a: [a[0], 1], lambda rng, a: [a[0][:2], rng.randint(3, 5)],
+                         lambda rng, a: [[], a[1]])),
     "chunks": Rule("`size` is less than 1", "size < 1",
                    (lambda rng, a: [a[0], 0], lambda rng, a: [a[0], -rng.randint(1, 3)]),
-                   (lambda rng, a: [a[0], 1],)),
+                   (lambda rng, a: [a[0], 1], lambda rng, a: [a[0][:1], rng.randint(2, 5)],
+                    lambda rng, a: [[], a[1]])),
     "clamp": Rule("`low` is greater than `high`", "low > high",
-                  (lambda rng, a: [a[0], a[2] + rng.randint(1, 5), a[2]],), (lambda rng, a: [a[0], a[1], a[1]],)),
+                  (lambda rng, a: [a[0], a[2] + rng.randint(1, 5), a[2]],),
+                  (lambda rng, a: [a[0], a[1], a[1]], lambda rng, a: [[], -rng.randint(4, 9), a[2]])),
     # v2: both lists too short in turn (a check of one direction passed 0.14-0.5 of the functions).
     "weighted_total": Rule("`prices` and `counts` have different lengths", "len(prices) != len(counts)",
-                           (lambda rng, a: [a[0], a[1][:-1]], lambda rng, a: [a[0][:-1], a[1]])),
+                           (lambda rng, a: [a[0], a[1][:-1]], lambda rng, a: [a[0][:-1], a[1]]),
+                           (lambda rng, a: [a[0], [0, *a[1][1:]]], lambda rng, a: [[], []])),
     # v2: each side unsorted in turn (a check of one side passed 0.2); repeated values and an empty side are
     # valid (a strict or a non-empty check fails them).
     "merge": Rule("`left` or `right` is not sorted in non-decreasing order",
                   "any(a > b for a, b in zip(left, left[1:])) or any(a > b for a, b in zip(right, right[1:]))",
                   (lambda rng, a: [_unsorted(rng, a[0]), a[1]], lambda rng, a: [a[0], _unsorted(rng, a[1])]),
-                  (lambda rng, a: [sorted(a[0] + a[0][-1:]), sorted(a[1][:1] + a[1])], lambda rng, a: [[], a[1]])),
-    "running_max": Rule("`values` is empty", "not values", (lambda rng, a: [[]],), (lambda rng, a: [a[0][:1]],)),
-    "spread": Rule("`values` is empty", "not values", (lambda rng, a: [[]],), (lambda rng, a: [a[0][:1]],)),
+                  (lambda rng, a: [sorted(a[0] + a[0][-1:]), sorted(a[1][:1] + a[1])], lambda rng, a: [[], a[1]],
+                   lambda rng, a: [a[0], []])),
+    "running_max": Rule("`values` is empty", "not values", (lambda rng, a: [[]],),
+                        (lambda rng, a: [a[0][:1]], lambda rng, a: [[value - 40 for value in a[0]]])),
+    "spread": Rule("`values` is empty", "not values", (lambda rng, a: [[]],),
+                   (lambda rng, a: [a[0][:1]], lambda rng, a: [[value - 50 for value in a[0]]])),
     "dedupe": Rule("`items` is empty", "not items", (lambda rng, a: [[]],), (lambda rng, a: [a[0][:1]],)),
-    # v2: one value is valid (a check `len(values) < 2` passed every function).
+    # v2: one value is valid (a check `len(values) < 2` passed every function). v3: so are negative values and a
+    # negative limit (a check `not values or limit < 0` passed every function).
     "count_above": Rule("`values` is empty", "not values", (lambda rng, a: [[], a[1]],),
-                        (lambda rng, a: [a[0][:1], a[1]],)),
+                        (lambda rng, a: [a[0][:1], a[1]],
+                         lambda rng, a: [[value - 10 for value in a[0]], -rng.randint(1, 5)])),
     # v2: the empty word at the start, inside or at the end, and a one-letter word valid (a check of one position,
     # or of words shorter than 2, passed every function).
     "initials": Rule("one of the `words` is the empty string", "any(word == '' for word in words)",
                      tuple(_empty_word(where) for where in ("start", "inside", "end")),
-                     (lambda rng, a: [_inserted(rng, a[0], rng.choice("abkmt"), "inside")],)),
+                     (lambda rng, a: [_inserted(rng, a[0], rng.choice("abkmt"), "inside")], lambda rng, a: [[]])),
     # v2: the empty key at the start, inside or at the end, after 0-2 spaces (a check for the text "; =" passed
     # every function).
     "parse_pairs": Rule("a part of `text` has an empty key (nothing but spaces before its '=')",
                         "any(part and not part.partition('=')[0].strip() for part in text.split(';'))",
-                        tuple(_empty_key(where) for where in ("start", "inside", "end"))),
+                        tuple(_empty_key(where) for where in ("start", "inside", "end")),
+                        (lambda rng, a: [";" + a[0].rstrip(";") + ";;"], lambda rng, a: [""])),
 }
 
 
@@ -127,7 +147,7 @@ class InputValidation(RepoTask):
     family = "repo"
     description = "Make named functions of a generated Python repository raise ValueError on stated invalid input."
     tags = ("repo", "multi-turn", "tools", "code", "agentic")
-    version = 2  # v2: every way of being invalid in the hidden tests, and more valid inputs on the boundary
+    version = 3  # v3: valid inputs that a check with an extra clause rejects (empty lists, negative limits...)
 
     @dataclass(frozen=True)
     class Config:

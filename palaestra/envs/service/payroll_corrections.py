@@ -1,11 +1,11 @@
 """Correct an employee's recorded hours, told over several turns, under a payroll policy with overtime pay.
 
 The episode's records are a payroll's employees (an hourly rate each), two-week pay periods (the current one
-open, earlier ones paid three days after they end) and the hours recorded per employee and day. A scripted employee
-(:class:`~palaestra.envs.service.common.ScriptedUser`) asks one correction per message ("on 2024-11-26 I
-worked 9.5 hours, not 7.5"); from level 2 one correction starts vague ("one of my days is wrong") and the
-employee's next message gives the day and hours; some ask for a colleague. The functions do what they are
-asked; the policy is the agent's:
+open, earlier ones paid three days after they end, but for one held up with the window in play) and the hours
+recorded per employee and day. A scripted employee (:class:`~palaestra.envs.service.common.ScriptedUser`) asks
+one correction per message ("on 2024-11-26 I worked 9.5 hours, not 7.5"); from level 2 one correction starts
+vague ("one of my days is wrong") and the employee's next message gives the day and hours; some ask for a
+colleague. The functions do what they are asked; the policy is the agent's:
 
 1. only the employee's own hours may be corrected;
 2. from level 1, no day may be recorded with more than 12 hours;
@@ -19,16 +19,18 @@ is); the final records (hours and adjustments) must be those the policy determin
 have been told each adjustment's reference. Requests are built on both sides of the policy (a tenth of the
 problems all allowed, a twenty-fifth all refused). In every mixed problem each misreading of a clause in play (see
 ``_blinds``: a colleague's hours corrected, the limit ignored or 12 hours refused, the open period adjusted, paid
-days corrected in place or refused, the window ignored, ending a day early or counted from the day worked, overtime
-ignored, doubled or paid on the whole day, deductions refused or paid as a gain) changes what some request gets:
-each request is the one of a few drawn that exposes the most misreadings not yet exposed, a draw that leaves one
-unexposed is drawn again, and with the window in play a period is paid exactly 30 days ago. (v2 drew requests as
-they fell: on 40 seeds a level, refusing 12 hours solved 0.78-0.88 of levels 0-5, correcting a colleague's hours
-0.47-0.80, ignoring the limit 0.57-0.78, adjusting the open period 0.60-0.78, refusing deductions 0.40-0.80, overtime
-on the whole day 0.35-0.47, ending the window a day early 0.93-1.00 of levels 2-5, counting it from the day worked
-0.57-0.82, ignoring it 0.20-0.57; now each solves 0.00-0.12 of levels 1-6, the one-sided problems, and the colleague's
-0.23 of level 0, where it is the only refusal: 9 of the 40 draws fell all allowed.) Only counting 31 days as within
-the window stays unexposed: no period can be paid 31 days ago beside one paid 30 days ago.
+days corrected in place or refused, the window ignored, ending a day early or late or counted from the day worked,
+overtime ignored, doubled or paid on the whole day, deductions refused or paid as a gain) changes what some request
+gets: each request is the one of a few drawn that exposes the most misreadings not yet exposed, a draw that leaves
+one unexposed is drawn again, and with the window in play a period is paid exactly 30 days ago and the one before
+it, its pay held up, 31 days ago. (v2 drew requests as they fell: on 40 seeds a level, refusing 12 hours solved
+0.78-0.88 of levels 0-5, correcting a colleague's hours 0.47-0.80, ignoring the limit 0.57-0.78, adjusting the open
+period 0.60-0.78, refusing deductions 0.40-0.80, overtime on the whole day 0.35-0.47, ending the window a day early
+0.93-1.00 of levels 2-5, counting it from the day worked 0.57-0.82, ignoring it 0.20-0.57; now each solves 0.00-0.12
+of levels 1-6, the one-sided problems, and the colleague's 0.23 of level 0, where it is the only refusal: 9 of the
+40 draws fell all allowed.) v3 paid every period three days
+after it ended, 14 days apart, so none could be paid 31 days ago beside the one paid 30 days ago: counting 31 days
+as within the window solved 1.00 of levels 2-6; now 0.12-0.17 (40 seeds), the all-allowed problems, as ignoring it.
 The difficulty is twice the corrections plus the refused ones plus the overtime days plus twice the clauses in play
 (the limit, the window) plus two for a vague one plus half the periods.
 """
@@ -63,6 +65,7 @@ HOURS_ASKED = (5, 6.5, 7.5, 8, 8.5, 9, 9.5, 10, 11, 12, 12.5, 13)
 COLLEAGUE_SHARE = 0.15  # of the requests drawn, those for the colleague
 CANDIDATES = 30  # requests drawn to pick each one from
 ALL_CLAUSES = {"limit": True, "window": True}
+LATE = 4  # with the window in play, the period back from the open one whose pay was held up (see _draw)
 
 
 @register
@@ -71,8 +74,9 @@ class PayrollCorrections(ScriptedUser):
     family = "service"
     description = "Correct an employee's recorded hours, told over several turns, under a payroll policy (periods, adjustments, overtime)."
     tags = ("service", "multi-turn", "tools", "policy", "dialogue", "arithmetic", "agentic")
-    version = 3  # v3: every misreading of a clause in play changes the outcome of every mixed problem (v2: a
-    # twenty-fifth of the problems refuse every request; v1: a tenth)
+    version = 4  # v4: a period paid 31 days ago beside the one paid 30 days ago (a 31-day window solved all)
+    # v3: every misreading of a clause in play changes the outcome of every mixed problem (v2: a twenty-fifth of
+    # the problems refuse every request; v1: a tenth)
     tool_names = ("find_employee", "get_day", "set_hours", "add_adjustment")
 
     @dataclass(frozen=True)
@@ -80,7 +84,7 @@ class PayrollCorrections(ScriptedUser):
         requests: tuple[int, int]  # enough for every misreading in play (see _blinds) to have a request exposing it
         periods: int  # pay periods on record (the open one and those paid before it)
         limit: bool  # the 12-hour limit is in the policy
-        window: bool  # adjustments only for periods paid at most 30 days ago (5 periods or more: one is paid longer)
+        window: bool  # adjustments only for periods paid at most 30 days ago (5 periods or more: one paid 31 ago)
         vague: bool  # one correction starts vague; the next message gives the day
         slack: int
 
@@ -117,7 +121,8 @@ class PayrollCorrections(ScriptedUser):
         if len(employees) < 2:
             return None
         # with the window in play the open period starts so that the third one back is paid exactly ADJUST_DAYS
-        # ago: a request on it exposes reading "at most 30 days" as "less than 30" (and counting from the day worked)
+        # ago: a request on it exposes reading "at most 30 days" as "less than 30" (and counting from the day worked);
+        # the fourth one back was paid late, a day before it: a request on it exposes reading "at most 31 days"
         opened = ADJUST_DAYS + PAID_AFTER - 2 * PERIOD_DAYS - 1 if config.window else rng.randint(2, PERIOD_DAYS - 1)
         open_start = TODAY - timedelta(days=opened)
         periods = {}
@@ -125,6 +130,8 @@ class PayrollCorrections(ScriptedUser):
             start = open_start - timedelta(days=PERIOD_DAYS * back)
             end = start + timedelta(days=PERIOD_DAYS - 1)
             paid = None if back == 0 else (end + timedelta(days=PAID_AFTER)).isoformat()
+            if config.window and back == LATE:
+                paid = (TODAY - timedelta(days=ADJUST_DAYS + 1)).isoformat()
             periods[f"PP{start.strftime('%m%d')}"] = {"start": start.isoformat(), "end": end.isoformat(), "paid": paid}
         first = open_start - timedelta(days=PERIOD_DAYS * (config.periods - 1))
         span = (TODAY - first).days
@@ -297,12 +304,12 @@ def _blinds(rules: dict[str, bool]) -> tuple[str, ...]:
     """The misreadings of the policy that a request can expose, each named as :func:`_correction` reads ``blind``:
     a colleague's hours corrected, the open period adjusted, paid days corrected in place, no overtime, overtime on
     the whole day, deductions refused; the limit ignored or 12 hours refused; the window ignored, ending the day
-    before its last, or counted from the day worked. A request exposing some exposes the rest of the module
+    before its last or the day after, or counted from the day worked. A request exposing some exposes the rest of the module
     docstring's list: paid days refused (as in place), double overtime (as none), deductions paid as a gain (as
     refused)."""
     return (("colleague", "open_adjusted", "paid_in_place", "no_overtime", "overtime_whole_day", "no_deduction")
             + (("no_limit", "limit_at_12") if rules["limit"] else ())
-            + (("no_window", "window_before", "window_from_day") if rules["window"] else ()))
+            + (("no_window", "window_before", "window_31", "window_from_day") if rules["window"] else ()))
 
 
 def _correction(records: Records, caller: str, request: dict[str, Any], rules: dict[str, bool] = ALL_CLAUSES,
@@ -325,7 +332,7 @@ def _correction(records: Records, caller: str, request: dict[str, Any], rules: d
         return ("adjust", amount) if blind == "open_adjusted" else ("set", 0)
     if rules["window"] and blind != "no_window":
         since = (TODAY - date.fromisoformat(day if blind == "window_from_day" else period["paid"])).days
-        if since > ADJUST_DAYS or (since == ADJUST_DAYS and blind == "window_before"):
+        if since > ADJUST_DAYS + (blind == "window_31") or (since == ADJUST_DAYS and blind == "window_before"):
             return None
     if blind == "paid_in_place":
         return "set", 0
