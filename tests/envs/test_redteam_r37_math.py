@@ -10,6 +10,10 @@ Fixed, with the measured shares before -> after (40 seeds a level unless said):
   level 0 and 0.30 of level 1 -> 0.
 - symbolic/game_of_life v2: applying Conway's rule whatever rule the prompt stated answered 0.18 of level 2's
   HighLife problems (0.11 at level 3), and HighLife's rule 0.31 of level 2's Conway problems -> 0.
+- probability/constrained_counting v5: a solver skipping one stated constraint (the last, say) answered 0.35 of
+  level 3 and 0.27 of level 4 (the constraint was implied by the others; any four of the words' and committees'
+  five constraints held such a pair) -> 0: every constraint must change the count, and words and committees have
+  two constraints more.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import re
 
 from palaestra.core.registry import make_source
+from palaestra.envs.probability import constrained_counting
 from palaestra.envs.symbolic import elementary_ca, game_of_life
 
 SEEDS = range(30)
@@ -90,3 +95,26 @@ def test_game_of_life_stated_rule_matters():
                 for _ in range(data["generations"]):
                     grid = game_of_life.evolve(grid, other, data["wrap"])
                 assert not src.check(problem, _tag("\n".join(grid))).correct, (level, seed, data["rule"], other)
+
+
+def test_constrained_counting_every_stated_constraint_changes_the_count(monkeypatch):
+    counted = constrained_counting._count
+    last: dict = {}
+
+    def recording(candidates, tests):
+        candidates = list(candidates)
+        result = counted(candidates, tests)
+        last.update(candidates=candidates, tests=tests)
+        return result
+
+    monkeypatch.setattr(constrained_counting, "_count", recording)
+    src = make_source("probability/constrained_counting")
+    for level in range(5):
+        for seed in range(20):
+            problem = src.sample(level, seed)
+            candidates, tests = last["candidates"], last["tests"]
+            assert sum(all(t(c) for t in tests) for c in candidates) == problem.data["count"]
+            for skipped in range(len(tests)):
+                rest = tests[:skipped] + tests[skipped + 1:]
+                assert sum(all(t(c) for t in rest) for c in candidates) != problem.data["count"], (level, seed)
+            assert src.check(problem, _tag(problem.answer)).correct
