@@ -21,6 +21,7 @@ Fixed, with the measured shares before -> after (40 seeds a level unless said):
 
 from __future__ import annotations
 
+import math
 import re
 
 from palaestra.core.registry import make_source
@@ -132,8 +133,11 @@ def test_modular_puzzle_skipping_a_condition_gives_another_answer():
             conditions, answer, floor = data["conditions"], data["answer"], data["floor"]
             for skipped in range(len(conditions)):
                 rest = [c for i, c in enumerate(conditions) if i != skipped]
-                smallest = next(x for x in range(floor + 1, answer + 1)
-                                if all((a * x - r) % m == 0 for a, m, _, r in rest))
+                # a·x ≡ r (mod m) holds exactly for x ≡ answer modulo m / gcd(a, m); the others alone are met by the
+                # answer minus a multiple of the lcm of those moduli, a smaller count above the floor if one is
+                step = math.lcm(*(m // math.gcd(a, m) for a, m, _, _ in rest))
+                smallest = floor + 1 + (answer - floor - 1) % step
+                assert all((a * smallest - r) % m == 0 for a, m, _, r in rest)
                 assert smallest != answer, (level, seed, skipped)
                 assert not src.check(problem, _tag(str(smallest))).correct
             assert src.check(problem, _tag(problem.answer)).correct
