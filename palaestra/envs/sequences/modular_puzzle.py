@@ -5,7 +5,8 @@ twelves, it is 5 short of a full group", "three times the number, shared among 8
 of 6". The conditions are drawn from a hidden count x0, so they are consistent; from level 2 the moduli share
 factors (the remainders must agree on the common factor, and the combined modulus is the lcm, not the
 product), and from level 3 some conditions carry a coefficient (a·x ≡ b mod m, which fixes x only modulo
-m / gcd(a, m)). Every condition must matter: dropping any one enlarges the combined modulus.
+m / gcd(a, m)). Every condition must matter: dropping any one enlarges the combined modulus and changes the
+answer (the smallest count fitting the other conditions is another).
 
 Each condition holds exactly for x ≡ x0 modulo its effective modulus, so the counts that satisfy all of them
 are x0 plus the multiples of the lcm L of the effective moduli; the question asks for the smallest positive
@@ -17,6 +18,10 @@ conditions are words to translate, moduli share factors and conditions carry coe
 
 Difficulty: the conditions, twice the digits of L, one per coefficient condition and per pair of moduli with a
 common factor, and one for a stated lower bound.
+
+Version 3: a larger combined modulus did not make a condition matter: the smallest count fitting the others was
+often the answer too, so a solver that skipped one condition (always the second, say) answered 0.20 of level 1,
+0.22 of level 2 and 0.25 of level 3; such draws are redrawn -> 0.
 """
 
 from __future__ import annotations
@@ -35,6 +40,11 @@ EXAMPLE = "1234"  # a fixed placeholder of the right shape: never derived from t
 THINGS = (("eggs", "a basket"), ("coins", "a jar"), ("soldiers", "a troop"), ("marbles", "a bag"),
           ("beads", "a box"), ("stamps", "an album"), ("apples", "a crate"), ("books", "a library cart"))
 MULTIPLIERS = {2: "twice", 3: "three times", 4: "four times", 5: "five times", 6: "six times", 7: "seven times"}
+
+
+def _smallest_above(floor: int, x0: int, modulus: int) -> int:
+    """The smallest x > floor with x ≡ x0 (mod modulus)."""
+    return floor + 1 + (x0 - floor - 1) % modulus
 
 
 def _condition(rng: random.Random, x0: int, m: int, coefficient: bool, things: str) -> tuple[str, int, int, int]:
@@ -59,7 +69,7 @@ class ModularPuzzle(Task):
     family = "sequences"
     description = "Smallest count that fits remainder conditions in words (shared factors, coefficients)."
     tags = ("math", "number_theory", "word_problem")
-    version = 2
+    version = 3  # v3: skipping any one condition gives another answer (it answered up to 0.25 of level 3)
 
     @dataclass(frozen=True)
     class Config:
@@ -88,9 +98,11 @@ class ModularPuzzle(Task):
             lcm = math.lcm(*effective)
             if any(math.lcm(*(effective[:i] + effective[i + 1:])) == lcm for i in range(len(effective))):
                 return None  # a condition that does not matter
-            residue = x0 % lcm
             floor = rng.randrange(lcm, 3 * lcm) if config.shared else 0
-            answer = floor + 1 + (residue - floor - 1) % lcm  # the smallest x > floor with x ≡ residue (mod lcm)
+            answer = _smallest_above(floor, x0, lcm)
+            if any(_smallest_above(floor, x0, math.lcm(*(effective[:i] + effective[i + 1:]))) == answer
+                   for i in range(len(effective))):
+                return None  # the others alone give the same smallest count: skipping a condition answered 0.25
             if str(answer) in re.findall(r"\d+", " ".join(c[0] for c in conditions)):
                 return None  # a count the conditions state (a remainder, a group size) is guessable off the prompt
             return conditions, lcm, floor, answer

@@ -10,6 +10,9 @@ or merely shifts, no dead row), and the answer, the row after the last step as a
 
 Version 3: a wrapped row is kept only when fixed 0 ends would give another final row (ignoring the wrap
 answered 0.24 of level 2, 0.12 of level 3).
+
+Version 4: likewise a row with fixed 0 ends is kept only when wrapping it would give another final row (a solver that
+wrapped, ignoring "cells beyond the two ends count as 0", answered 0.45 of level 0 and 0.30 of level 1 -> 0).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ _LABEL = re.compile(r"^\s*(?:the\s+)?(?:final\s+)?row(?:\s+after[^:=]{0,30}?)?\s
 @register
 class ElementaryCa(Task):
     id = "symbolic/elementary_ca"
-    version = 3
+    version = 4  # v4: fixed 0 ends must matter too (wrapping answered 0.45 of level 0)
     family = "symbolic"
     description = "Run an elementary cellular automaton (a Wolfram rule number) for a few steps."
     tags = ("symbolic", "cellular-automata", "simulation")
@@ -61,8 +64,8 @@ class ElementaryCa(Task):
             shifted = {row[1:] + row[0], row[-1] + row[:-1]}
             if len(set(rows)) < len(rows) or "1" not in rows[-1] or rows[1] in shifted:
                 return None
-            if config.wrap and _run(row, rule, config.steps, wrap=False) == rows[-1]:
-                return None  # the wrap must matter: fixed 0 ends answered 0.24 of level 2
+            if _run(row, rule, config.steps, wrap=not config.wrap) == rows[-1]:
+                return None  # the edges must matter: the other edge rule answered 0.24 of level 2, 0.45 of level 0
             return rule, row, rows[-1]
 
         rule, row, final = retry(draw, what="a rule and row that change at every step")
