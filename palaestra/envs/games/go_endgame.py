@@ -67,6 +67,7 @@ from palaestra.generators.go import (
     solver_of,
     start_state,
 )
+from palaestra.generators.wording import ordinal
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
 
 COLOURS = ("Black", "White")
@@ -133,7 +134,7 @@ class GoEndgame(MultiTurnTask):
             "liberties (after any captures) is suicide and not allowed. Ko: right after a single stone captures "
             "a single stone, the other player may not recapture at once on the point just emptied. You may pass "
             "instead of playing.\n\n"
-            f"The game ends after two passes in a row, or after your {_ordinal(config.turns)} move and {them}'s reply, "
+            f"The game ends after two passes in a row, or after your {ordinal(config.turns)} move and {them}'s reply, "
             "whichever comes first. Then each side's area is counted: its stones plus the empty points enclosed "
             f"only by its stones (an empty region touching both colours counts for no one). {_komi_text(komi)} "
             "The higher total wins.\n\n"
@@ -211,10 +212,6 @@ class GoEndgame(MultiTurnTask):
             return policy
 
         return {name: rule(name) for name in RULES}
-
-
-def _ordinal(number: int) -> str:
-    return f"{number}{'th' if 10 <= number % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th')}"
 
 
 def _solver(data: dict[str, Any]) -> Solver:

@@ -25,6 +25,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.envs.probability.common import exact_corruptions, exact_spellings, verdict_exact
+from palaestra.generators.wording import ordinal
 from palaestra.verifiers.rationals import format_fraction
 
 DOLLARS = ("dollars", "dollar", "USD")  # spellings of the unit a money question asks for
@@ -143,7 +144,7 @@ def _probability(rng: random.Random) -> Fraction:
 
 def _until_success(rng: random.Random) -> Question:
     p, k = _probability(rng), rng.randint(1, 6)
-    target = "the first success" if k == 1 else f"the {k}th success"
+    target = "the first success" if k == 1 else f"the {ordinal(k)} success"
     ask, value = _cost(rng, k / p, "attempt")
     return (f"Each attempt succeeds with probability {format_fraction(p)}, independently. You keep trying until "
             f"{target}.{ask}"), value, 4
@@ -202,7 +203,7 @@ _QUESTIONS: dict[str, Callable[[random.Random], Question]] = {
 @register
 class ExpectedValue(Task):
     id = "probability/expected_value"
-    version = 2
+    version = 3  # v3: "the 2nd success", not "the 2th"
     family = "probability"
     description = "Exact expected values: dice, games, draws without replacement, waiting times."
     tags = ("math", "probability")

@@ -51,6 +51,7 @@ from palaestra.envs.temporal.common import (
     read_dated,
     weekday,
 )
+from palaestra.generators.wording import ordinal
 
 EXAMPLE_DATE = "1111-11-11"  # a fixed placeholder, never derived from the answer
 ORDINALS = ("first", "second", "third", "fourth", "fifth")
@@ -273,7 +274,7 @@ class RecurringEvents(Task):
             "Use the Gregorian calendar (a year divisible by 4 is a leap year, except a year divisible by 100 that "
             "is not divisible by 400). Working days are Monday to Friday.\n\n"
             f"A club meets {describe(rule)}. Counting from {long_date(start)}, which is a {weekday(start)} "
-            f"(a meeting on that very day counts as the first), what is the date of the {_ordinal(count)} "
+            f"(a meeting on that very day counts as the first), what is the date of the {ordinal(count)} "
             f"meeting? Answer with the date as YYYY-MM-DD, for example: {EXAMPLE_DATE}"
         )
         data = {"rule": rule, "start": start, "count": count, "answer": answer,
@@ -323,7 +324,3 @@ class RecurringEvents(Task):
         return [*(iso(w) for w in wrong if w != target), f"{iso(target)} or {iso(later)}",
                 f"{iso(target)}, {weekday(target + 1)}"]
 
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
