@@ -34,7 +34,7 @@ from typing import Any
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.data.common import WORDS
-from palaestra.verifiers.normalize import markup_spellings
+from palaestra.verifiers.normalize import markup_spellings, named, read_answer
 from palaestra.verifiers.sets import read_set
 
 EXAMPLE = "~alpha.beta, +alpha.gamma, -delta"  # a fixed placeholder: never derived from the answer
@@ -213,7 +213,8 @@ class JsonDiff(Task):
         return Problem(prompt=prompt, answer=", ".join(found), data=data)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        given = read_set(answer, _read_entry, max_items=500)
+        given = read_answer(answer, named(lambda text: read_set(text, _read_entry, max_items=500),
+                                          "differences?|changes?|entries|diff"))
         if given is None:
             return Verdict.unparsed(f"expected entries such as {EXAMPLE}")
         truth = set(problem.data["differences"])

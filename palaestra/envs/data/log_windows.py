@@ -30,7 +30,7 @@ from typing import Any
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.data.common import WORDS
-from palaestra.verifiers.normalize import markup_spellings
+from palaestra.verifiers.normalize import markup_spellings, named, read_answer
 from palaestra.verifiers.sets import read_list
 
 EXAMPLE = "2, 0, 7"  # a fixed placeholder: never derived from the answer
@@ -166,7 +166,8 @@ class LogWindows(Task):
         return Problem(prompt=prompt, answer=", ".join(map(str, counts)), data=data)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        given = read_list(answer, _read_count, space_separated=True, max_items=500)
+        given = read_answer(answer, named(lambda text: read_list(text, _read_count, space_separated=True, max_items=500),
+                                          "counts?|windows?|numbers?"))
         if given is None:
             return Verdict.unparsed(f"expected counts separated by commas, such as {EXAMPLE}")
         truth = problem.data["counts"]

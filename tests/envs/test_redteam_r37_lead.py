@@ -1,0 +1,36 @@
+"""Round 3's thirty-seventh session, the lead's own findings: a list named by the env's noun is a right answer.
+
+`data/log_windows` refused "Counts: 1, 0, 2" and `data/json_diff` "Differences: ~a, +b" (read_list and read_set take
+no label but the generic ones); both now read a naming sentence about their own nouns, and still refuse a negated
+name, a hedge after the list and a label naming something else.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from palaestra.core.registry import make_source
+
+
+@pytest.mark.parametrize(("env_id", "names"), [
+    ("data/log_windows", ("Counts: {}", "**Counts:** {}", "The counts are {}", "Window counts: {}.")),
+    ("data/json_diff", ("Differences: {}", "The differences are {}.", "**Changes:** {}")),
+])
+def test_a_list_named_by_the_envs_noun_is_read(env_id: str, names: tuple[str, ...]) -> None:
+    source = make_source(env_id)
+    for level in range(3):
+        problem = source.sample(level, 7)
+        for name in names:
+            assert source.verify(problem, name.format(problem.answer)).correct, (level, name)
+
+
+@pytest.mark.parametrize(("env_id", "names"), [
+    ("data/log_windows", ("Not the counts: {}", "Counts: {}. Or 0", "Seconds: {}")),
+    ("data/json_diff", ("The wrong differences are {}", "Differences: {}, or none", "Ports: {}")),
+])
+def test_a_negated_or_hedged_or_other_name_is_not_read(env_id: str, names: tuple[str, ...]) -> None:
+    source = make_source(env_id)
+    for level in range(3):
+        problem = source.sample(level, 7)
+        for name in names:
+            assert not source.verify(problem, name.format(problem.answer)).correct, (level, name)
