@@ -5,8 +5,8 @@ Spellings read as the same move: standard SAN (``Nf3``, ``exd5``, ``O-O``, ``e8=
 where that is unambiguous (``nf3``, ``NF3``, ``E2E4``, ``E4``, ``o-o``, ``e8=q``; ``bc4`` is
 refused where both a bishop and a b-pawn could go to c4, while ``bxc4`` as written is
 standard SAN for the pawn), ``e2 to e4``, ``e2 → e4``, with move numbers (``1. e4``,
-``12... Nf6``), annotation marks (``!?``) and a short trailing sentence (the rule in
-:mod:`palaestra.verifiers.normalize`).
+``12... Nf6``), annotation marks (``!?``), the answer grammar of :mod:`palaestra.verifiers.normalize`
+(``Move: e4``, ``**e4**.``) and, for one move (:func:`read_move`), a sentence naming it (``I play e4.``).
 
 python-chess raises ``ValueError`` subclasses on malformed, illegal or ambiguous moves
 and returns a null move for ``--``/``0000``; these readers turn all of that into ``None``
@@ -30,6 +30,7 @@ from collections.abc import Iterable
 
 import chess
 
+from palaestra.verifiers.moves import sentence_move
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 from palaestra.verifiers.sets import read_items
 
@@ -122,7 +123,20 @@ def _read_core(board: chess.Board, text: str) -> chess.Move | None:
 
 
 def read_move(board: chess.Board, text: str) -> chess.Move | None:
-    """The legal move of ``board`` written in ``text``, or ``None`` (see the module docstring). Never raises."""
+    """The legal move of ``board`` written in ``text``, alone or named in a sentence (``I play e4.``, ``I'll move
+    e2-e4``, ``My move is Nf3``: :func:`palaestra.verifiers.moves.sentence_move`), or ``None`` (see the module
+    docstring). Never raises.
+
+    >>> read_move(chess.Board(), "I'll play **Nf3**."), read_move(chess.Board(), "I play e4 or d4")
+    (Move.from_uci('g1f3'), None)
+    """
+    if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
+        return None
+    return read_answer(text, sentence_move(lambda s: _read_core(board, s)))
+
+
+def _read_item(board: chess.Board, text: str) -> chess.Move | None:
+    """One move of a list, bare (a sentence's opening is no list item)."""
     if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
         return None
     return read_answer(text, lambda s: _read_core(board, s))
@@ -147,7 +161,7 @@ def read_move_set(
     """
     return read_items(
         text,
-        lambda item: read_move(board, item),
+        lambda item: _read_item(board, item),
         allow_empty=allow_empty,
         empty_words=empty_words if allow_empty else (),
         space_separated=True,

@@ -6,13 +6,19 @@ r"""Reading move sequences: tokens from a fixed alphabet, and moves between name
 moves: ``A->C``, ``A → C``, ``A to C``, ``(A, C)``, ``AC``, ``1. A->C``, ``1) A -> C``,
 ``Step 1: A -> C``, ``move disk 1 from A to C``, ``Move the top disk from peg A to peg C``,
 separated by commas, semicolons, ``then``, spaces or new lines. Both refuse more than
-``max_count`` moves and read past a short trailing sentence by the rule in
-:mod:`palaestra.verifiers.normalize`. Chess moves are read in
+``max_count`` moves and read an answer by the grammar of :mod:`palaestra.verifiers.normalize`
+(lead-ins, markup, a closing full stop; never a remark after it). Chess moves are read in
 :mod:`palaestra.verifiers.chess_moves`.
 
-:func:`read_command` reads one command of a task's own grammar (``take the red key``, ``drop 2``):
-it lower-cases the move, drops articles, quotes and a trailing full stop, and hands the words to
-the task's parser; a short trailing remark is read past (``go north. The hall looks empty.``).
+One move of a game (a turn) may also be named in a sentence: :func:`sentence_move` reads past a
+sentence's opening (``I play e2e4.``, ``I'll take 2 from heap A``, ``My move is 4``) and
+:func:`read_move_answer` reads one move by the answer grammar and that opening; every game's
+move reader uses them, so the grammar is written once.
+
+:func:`read_command` reads one command of a task's own grammar (``take the red key``, ``drop 2``,
+``I take the red key.``): it lower-cases the move, drops articles, quotes and a trailing full stop,
+and hands the words to the task's parser, which gets every word (a remark after the command is
+the parser's to refuse).
 
 Example::
 
@@ -188,6 +194,64 @@ def read_place_moves(
     return read_answer(text, lambda s: _place_core(s, pattern, canonical, max_count, pieces))
 
 
+# A sentence's opening before one move, read past as a careful grader does: "I play e2e4.", "I'll take 2 from heap A",
+# "My move is column 4", "I choose to draw", "I'll place a stone at k7". What follows must still be read whole by the
+# game's reader, so "I play e2e4 or d2d4", "I won't play e2e4" and "My move is not 4" stay unreadable. Fixed patterns
+# over the model's text, tried once each on at most MAX_MOVE_CHARS characters.
+_SUBJECT = (r"(?:i['’]ll choose to|i choose to|i decide to|i['’]d like to|i would like to|i want to|i['’]m going to"
+            r"|i am going to|i['’]ll|i will|i shall|let me)")  # longest first: the first alternative that fits is taken
+# Verbs that only say "this is my move"; a game's own verbs with another meaning ("draw" a card, "call" a bid) are not
+# among them, so "I draw 7C" never reads as playing 7C: the game reads "draw 7C" itself, after the subject.
+_CHOICE = r"(?:play|place|put|take|choose|pick|select|go with|go|move|make|try|guess|bid)"
+_OBJECT = r"(?: (?:a|my|the) (?:stone|piece|disc|mark|card|guess|bid|move))?(?: (?:at|on|in|into|to))?"
+_NAMING = r"my (?:next |final )?(?:move|choice|pick|play|guess|bid|offer|price|word|action|turn)(?: (?:is|will be):?|:)"
+_OPENINGS = (
+    re.compile(rf"^{_NAMING} (?=\S)", re.IGNORECASE),  # "My move is 4": the move itself follows
+    re.compile(rf"^{_SUBJECT} (?=\S)", re.IGNORECASE),  # "I'll take 2 from heap A": the game's own command follows
+    # After a bare "I" only a verb (a lower-case word): "I stand", never "I ABCD", where "I" may be a colour or a label.
+    re.compile(r"^[Ii] (?=[a-z]{2,}\b)"),
+    re.compile(rf"^(?:{_SUBJECT}|i) {_CHOICE}{_OBJECT} (?=\S)", re.IGNORECASE),  # "I play e2e4": the move follows
+)
+
+
+def sentence_move(read: Callable[[str], T | None]) -> Callable[[str], T | None]:
+    """``read``, that also reads one move named in a sentence (``I play e2e4.``, ``I'll take 2 from heap A``,
+    ``My move is **4**``): the move after the opening is read whole, with its own markup and closing full stop,
+    by the grammar of :mod:`palaestra.verifiers.normalize`; the least the openings take off that ``read`` reads wins.
+
+    >>> read = sentence_move(lambda s: s if s in ("e4", "take 2") else None)
+    >>> read("I play e4."), read("I'll take 2"), read("My move is `e4`"), read("I play e4 or d4"), read("I won't play e4")
+    ('e4', 'take 2', 'e4', None, None)
+    """
+    def core(text: str) -> T | None:
+        value = read(text)
+        if value is not None or len(text) > MAX_MOVE_CHARS:
+            return value
+        sentence = squeeze_spaces(unify(text)).strip()
+        for opening in _OPENINGS:
+            match = opening.match(sentence)
+            if match:
+                value = read_answer(sentence[match.end():], read)
+                if value is not None:
+                    return value
+        return None
+
+    return core
+
+
+def read_move_answer(move: str, read: Callable[[str], T | None]) -> T | None:
+    """``read`` applied to the one move of a game's reply: the answer grammar of
+    :mod:`palaestra.verifiers.normalize` (``Move: e4``, ``**e4**``, ``e4.``) and a sentence's opening
+    (:func:`sentence_move`); None for a reply longer than :data:`palaestra.core.multiturn.MAX_MOVE_CHARS`.
+
+    >>> read_move_answer("**I play e4.**", lambda s: s if s == "e4" else None)
+    'e4'
+    """
+    if not isinstance(move, str) or len(move) > MAX_MOVE_CHARS:
+        return None
+    return read_answer(move, sentence_move(read))
+
+
 ARTICLES = frozenset(["the", "a", "an"])
 _COMMAND_SPLIT = re.compile(r"[\s,;:]+")
 
@@ -206,4 +270,4 @@ def read_command(move: str, parse: Callable[[list[str]], T | None], articles: bo
     None for a move longer than :data:`palaestra.core.multiturn.MAX_MOVE_CHARS`."""
     if not isinstance(move, str) or len(move) > MAX_MOVE_CHARS:
         return None
-    return read_answer(move, lambda text: parse(command_words(text, articles)))
+    return read_answer(move, sentence_move(lambda text: parse(command_words(text, articles))))

@@ -21,7 +21,8 @@ import re
 from collections.abc import Sequence
 
 from palaestra.core.multiturn import MAX_MOVE_CHARS, regret_reward
-from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
+from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import squeeze_spaces, unify
 
 RANDOM_REWARD = 0.05  # random legal play averages at most this reward on the sample the zero is set from
 
@@ -47,4 +48,4 @@ def read_command(move: str, grammar: re.Pattern[str]) -> tuple[str, ...] | None:
         match = grammar.match(squeeze_spaces(unify(text)).strip().lower())
         return tuple(group for group in match.groups() if group is not None) if match else None
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)

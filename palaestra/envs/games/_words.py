@@ -32,7 +32,7 @@ from importlib import resources
 import numpy as np
 
 from palaestra.core.multiturn import MAX_MOVE_CHARS
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 LENGTH = 5
 GREEN, YELLOW, GREY = "G", "Y", "X"
@@ -158,7 +158,7 @@ def read_word(move: str) -> str | None:
         text = text.strip().strip("\"'")
         return text.lower() if len(text) == LENGTH and text.isascii() and text.isalpha() else None
 
-    return read_answer(move, word)
+    return read_move_answer(move, word)
 
 
 @functools.cache

@@ -45,11 +45,11 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, retry
 from palaestra.envs.games.common import MAX_MOVE_CHARS
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 SLIPS = 2  # turns of slack beyond the most rays the honest player may need
 ABSORBED, REFLECTED = "absorbed", "reflected"
-_FIRE = re.compile(r"^(?:(?:i\s+)?(?:fire|shoot|send)\s+)?(?:(?:a|the)\s+)?(?:ray\s+)?(?:(?:from|at|into)\s+)?"
+_FIRE = re.compile(r"^(?:(?:fire|shoot|send)\s+)?(?:(?:a|the)\s+)?(?:ray\s+)?(?:(?:from|at|into)\s+)?"
                    r"(?:(?:the\s+)?port\s*)?#?(\d{1,2})$")
 _GUESS_LEAD = re.compile(r"^(?:(?:my\s+)?(?:final\s+)?(?:guess|answer)\s*(?::|is|-)?\s*)?"
                          r"(?:(?:the\s+)?atoms?\s*(?:are\s+)?(?:at|in|on|:)?\s*)?")
@@ -220,7 +220,7 @@ def read_move(move: str, size: int) -> tuple[str, tuple[str, ...]] | None:
             return None
         return "atoms", tuple(m.group(1).upper() + str(int(m.group(2))) for m in matched if m)
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def _budget(rays: int) -> int:

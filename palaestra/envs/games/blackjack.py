@@ -69,7 +69,8 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, register, regret_reward, retry
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_uniform
-from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
+from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import squeeze_spaces, unify
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 POINTS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "J": 10, "Q": 10, "K": 10, "A": 11}
@@ -631,7 +632,7 @@ def read_action(move: str) -> str | None:
     def read(text: str) -> str | None:
         return ACTIONS.get(squeeze_spaces(unify(text)).strip().lower().rstrip(".!").strip())
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 @functools.lru_cache(maxsize=65_536)

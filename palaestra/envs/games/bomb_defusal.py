@@ -71,7 +71,8 @@ from palaestra.generators.defusal import (
     module_text,
     solution,
 )
-from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
+from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import squeeze_spaces, unify
 
 SLIPS = 2  # turns of slack beyond the honest player's need
 EDGEWORK_DRAWS = 32  # edgeworks drawn per device: the device's own is drawn among the answers they give
@@ -300,7 +301,7 @@ def read_move(move: str) -> Action | None:
     """
     if not isinstance(move, str) or len(move) > MAX_MOVE_CHARS:
         return None
-    return read_answer(move, _read)
+    return read_move_answer(move, _read)
 
 
 def _read(text: str) -> Action | None:

@@ -72,7 +72,7 @@ from palaestra.generators.draughts import (
     seen_from,
     solver_of,
 )
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 MODEL, OPPONENT = 0, 1
 MARKS = ("x", "X", "o", "O")
@@ -257,7 +257,7 @@ def _read_squares(move: str, data: dict[str, Any]) -> list[tuple[int, int]] | No
             cells.append(seen_from(data["look"], size, (row, col)))
         return cells
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def _match(position: Position, options: list[Move], cells: list[tuple[int, int]], board: Board,

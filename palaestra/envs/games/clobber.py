@@ -49,7 +49,7 @@ from palaestra.envs.games._boards import (
     worth_dealing,
 )
 from palaestra.envs.games.common import cell_name, read_cell, render_board
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 MODEL, OPPONENT = 0, 1
 SPARE_TURNS = 2
@@ -237,7 +237,7 @@ def _read_move(move: str, rows: int, cols: int) -> tuple[int, int] | None:
             return None
         return first[0] * cols + first[1], second[0] * cols + second[1]
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def _flip(stones: int, rows: int, cols: int, how: int) -> int:

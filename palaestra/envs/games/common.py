@@ -33,14 +33,11 @@ from collections.abc import Callable, Iterable, Sequence
 from palaestra.core import event_rng
 from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.core.seeding import seed_deriver
+from palaestra.verifiers.moves import read_move_answer
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces, strip_wrappers, unify
 
 _CELL = re.compile(r"^\(?\s*([a-z])\s*,?\s*(\d{1,2})\s*\)?$", re.IGNORECASE)
 _CELL_SPLIT = re.compile(r"[\s,;]+")
-# A sentence's opening before a single move: "I play k7.", "I'll place a stone at k7", "My move is k7".
-_MOVE_OPENING = re.compile(
-    r"^(?:(?:i|i'll|i will|i'd like to) (?:play|place|put|take|choose|pick|move)"
-    r"(?: (?:a|my) (?:stone|piece|disc|mark))?(?: (?:at|on|in|to))?|my (?:move|choice|play) is:?|move:) ")
 
 
 def tape_rng(env_id: str, tape: int, *keys: object) -> random.Random:
@@ -81,14 +78,13 @@ def read_label(move: str, labels: Iterable[str], nouns: Sequence[str] = (), verb
     """The one label of ``labels`` that ``move`` names, or None.
 
     Besides the bare label (any case, ``(B)``, ``B.``), ``noun label`` and ``verb noun label``
-    spellings are read (``machine B``, ``pull machine B``, ``pull the machine B``, ``pull B``, ``I pull B.``).
+    spellings are read (``machine B``, ``pull machine B``, ``pull the machine B``, ``pull B``), after a sentence's
+    opening too (``I pull B.``, ``I choose B``, ``My move is B``: :func:`palaestra.verifiers.moves.sentence_move`).
     ``B or C`` is unreadable.
 
     >>> read_label("Arm b", "ABC", nouns=("arm",)), read_label("A or B", "ABC"), read_label("I go B.", "ABC", verbs=("go",))
     ('B', None, 'B')
     """
-    if not isinstance(move, str) or len(move) > MAX_MOVE_CHARS:
-        return None
     canonical = {label.lower(): label for label in labels}
     pattern = _label_pattern(tuple(nouns), tuple(verbs))
 
@@ -96,7 +92,7 @@ def read_label(move: str, labels: Iterable[str], nouns: Sequence[str] = (), verb
         match = pattern.match(squeeze_spaces(unify(text)).strip().lower())
         return canonical.get(match.group(1)) if match else None
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 @functools.lru_cache(maxsize=64)
@@ -105,7 +101,7 @@ def _label_pattern(nouns: tuple[str, ...], verbs: tuple[str, ...]) -> re.Pattern
         return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) or "(?!)"
 
     return re.compile(
-        rf"^(?:(?:i\s+)?(?:{options(verbs)})\s+)?(?:the\s+)?(?:(?:{options(nouns)})\s+)?[(\[]?([^\W\d_]+|\d+)[)\]]?\.?$"
+        rf"^(?:(?:{options(verbs)})\s+)?(?:the\s+)?(?:(?:{options(nouns)})\s+)?[(\[]?([^\W\d_]+|\d+)[)\]]?\.?$"
     )
 
 
@@ -131,24 +127,21 @@ def read_cell(move: str, rows: int, cols: int, verbs: Sequence[str] = ()) -> tup
     """``(row, col)`` of a cell written as column letter and row number (``b3``, ``B3``, ``b 3``), or None.
 
     ``verbs``: words that may come first (``reveal b3``, ``fire at b3``); a sentence's opening may too (``I play b3.``,
-    ``My move is b3``); a cell off the board is None.
+    ``My move is b3``, ``I fire at b3``: :func:`palaestra.verifiers.moves.sentence_move`); a cell off the board is None.
 
     >>> read_cell("I'll place a stone at B3.", 5, 5), read_cell("My move is b3", 5, 5), read_cell("I play b3 or c4", 5, 5)
     ((2, 1), (2, 1), None)
     """
-    if not isinstance(move, str) or len(move) > MAX_MOVE_CHARS:
-        return None
 
     def read(text: str) -> tuple[int, int] | None:
         lowered = squeeze_spaces(unify(text)).strip().lower()
-        lowered = _MOVE_OPENING.sub("", lowered, count=1)
         for verb in sorted(verbs, key=len, reverse=True):
             if lowered.startswith(verb + " "):
                 lowered = lowered[len(verb) + 1:].strip()
                 break
         return _cell_core(lowered, rows, cols)
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def read_cells(move: str, rows: int, cols: int, max_count: int) -> list[tuple[int, int]] | None:

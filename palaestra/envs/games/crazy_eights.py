@@ -74,16 +74,16 @@ from palaestra.envs.games._cards import (
     suit_of,
 )
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_uniform
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 SLIPS = 3
 SEARCH_NODES = 3_000
 EIGHT = 8
 DRAW = "draw"
 _SUIT_WORD = r"(clubs?|diamonds?|hearts?|spades?|[cdhs♣♦♥♠])"
-_PLAY = re.compile(rf"^(?:i )?(?:play )?(?:the )?{CARD_PATTERN}(?:,? (?:and )?(?:call|name|calling|naming)?"
+_PLAY = re.compile(rf"^(?:play )?(?:the )?{CARD_PATTERN}(?:,? (?:and )?(?:call|name|calling|naming)?"
                    rf" ?(?:the suit )?{_SUIT_WORD})?$")
-_DRAW = re.compile(r"^(?:i )?(?:draw|draw a card|draw from the stock|pass)$")
+_DRAW = re.compile(r"^(?:draw|draw a card|draw from the stock|pass)$")
 _SUITS_READ = {"c": 0, "club": 0, "clubs": 0, "♣": 0, "d": 1, "diamond": 1, "diamonds": 1, "♦": 1,
                "h": 2, "heart": 2, "hearts": 2, "♥": 2, "s": 3, "spade": 3, "spades": 3, "♠": 3}
 _HAND_LINE = re.compile(r"Your hand: ([^.\n]*)")
@@ -239,7 +239,7 @@ def read_move(move: str) -> Any:
             return None  # an eight needs a suit named; another card takes none
         return c, suit
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def _move_text(choice: Any) -> str:

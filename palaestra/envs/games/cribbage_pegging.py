@@ -53,7 +53,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, register, regret_reward, retry
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_WORDS = {"ace": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -66,7 +66,7 @@ RANK_OF_STYLE = {"random": 0, "greedy": 1, "wary": 2}
 LIMIT = 31
 RANDOM_REWARD = 0.05  # the reward's zero is set so that uniformly random legal play averages at most this
 SLIPS = 2  # refused moves the turn budget allows
-_MOVE = re.compile(r"^(?:(?:i\s+)?(?:play|lay|lead)\s+)?(?:the\s+)?(?:card\s+)?"
+_MOVE = re.compile(r"^(?:(?:play|lay|lead)\s+)?(?:the\s+)?(?:card\s+)?"
                    r"([a-z]+|\d{1,2})(?:\s*(?:of\s+[a-z]+|[♠♥♦♣]|[cdhs]))?$")
 
 ME, THEM = 0, 1
@@ -206,7 +206,7 @@ def read_rank(move: str) -> int | None:
             return int(word) if 2 <= int(word) <= 10 else None
         return RANK_WORDS.get(word)
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def start_state(data: dict[str, Any]) -> dict[str, Any]:

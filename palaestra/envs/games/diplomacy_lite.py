@@ -223,7 +223,7 @@ _HOLD = ("h", "hold", "holds")
 _MOVE = ("->", "to", "moves to", "move to", "m")
 _SUPPORT = ("s", "support", "supports")
 _ARMY = ("a", "army")
-_LABEL = re.compile(r"^[a-z ]{1,30}:$", re.IGNORECASE)
+_LABEL = re.compile(r"^[a-z ]{1,30}:\s*", re.IGNORECASE)  # "Orders:", "My move:" on its own line or before an order
 
 
 def read_orders(board: Map, units: Units, text: str) -> dict[int, Order] | str:
@@ -233,8 +233,10 @@ def read_orders(board: Map, units: Units, text: str) -> dict[int, Order] | str:
         return "write one order per army, one per line, and nothing else"
     pieces = [piece.strip() for line in lines for piece in _SEPARATORS.split(line)]
     pieces = [piece for piece in pieces if piece]
-    if pieces and _LABEL.match(pieces[0]):  # "Orders:"
-        pieces = pieces[1:]
+    label = _LABEL.match(pieces[0]) if pieces else None
+    if label:  # "Orders:" alone, or "My move: A Ost -> Ulm"
+        rest = pieces[0][label.end():]
+        pieces = ([rest] if rest else []) + pieces[1:]
     mine = sorted(p for p, power in units.items() if power == YOU)
     if not pieces:
         return "write one order per army, e.g. A Ost -> Ulm"

@@ -50,7 +50,7 @@ from palaestra.envs.games._boards import (
     worth_dealing,
 )
 from palaestra.envs.games.common import cell_name, read_cell, render_board
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 MODEL, OPPONENT = 0, 1  # the solver's player numbers: the model places vertical dominoes
 SPARE_TURNS = 2
@@ -282,7 +282,7 @@ def _read_domino(move: str, rows: int, cols: int) -> tuple[int, int] | None:
             return None
         return min(first, second)
 
-    return read_answer(move, two)
+    return read_move_answer(move, two)
 
 
 def _picture(empty: int, rows: int, cols: int, state: dict[str, Any] | None = None) -> str:

@@ -42,9 +42,10 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, event_rng, register, retry
 from palaestra.envs.games.common import MAX_MOVE_CHARS
-from palaestra.verifiers.normalize import read_answer, strip_wrappers
+from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import strip_wrappers
 
-_LINE = re.compile(r"^\s*\(?\s*([a-z])\s*(\d{1,2})\s*\)?\s*(?:-+|–|—|\s|to|,|and)+\s*\(?\s*([a-z])\s*(\d{1,2})\s*\)?\s*$",
+_LINE = re.compile(r"^\s*(?:(?:draw|add)\s+(?:(?:the|a)\s+)?(?:line\s+)?(?:from\s+)?)?\(?\s*([a-z])\s*(\d{1,2})\s*\)?\s*(?:-+|–|—|\s|to|,|and)+\s*\(?\s*([a-z])\s*(\d{1,2})\s*\)?\s*$",
                    re.IGNORECASE)
 
 
@@ -413,7 +414,7 @@ def _read_line(move: str, rows: int, cols: int) -> int | None:
         except ValueError:
             return None
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def _picture(data: dict[str, Any], drawn: int, owners: dict[str, str]) -> str:

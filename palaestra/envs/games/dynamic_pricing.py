@@ -46,7 +46,8 @@ from functools import lru_cache
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, regret_reward
-from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
+from palaestra.envs.games.common import tape_rng
+from palaestra.verifiers.moves import read_move_answer
 from palaestra.verifiers.numeric import read_integer
 
 MAX_PRICE = 200_000
@@ -288,15 +289,17 @@ def _random_profit(cost: int, shoppers: int, low: int, high: int) -> float:
 
 def read_price(move: str) -> int | None:
     """A whole-dollar price from 1 to ``MAX_PRICE`` (``25``, ``$25``, ``price 25``), or None."""
-    if len(move) > MAX_MOVE_CHARS:
-        return None
-    text = move.strip().lower()
-    for prefix in PREFIXES:
-        if text.startswith(prefix):
-            text = text[len(prefix):].strip().lstrip("$").strip()
-            break
-    value = read_integer(text, max_digits=6, units={"dollars": 1, "dollar": 1, "usd": 1})
-    return value if value is not None and 1 <= value <= MAX_PRICE else None
+
+    def read(text: str) -> int | None:
+        text = text.strip().lower()
+        for prefix in PREFIXES:
+            if text.startswith(prefix):
+                text = text[len(prefix):].strip().lstrip("$").strip()
+                break
+        value = read_integer(text, max_digits=6, units={"dollars": 1, "dollar": 1, "usd": 1})
+        return value if value is not None and 1 <= value <= MAX_PRICE else None
+
+    return read_move_answer(move, read)
 
 
 def _range(rng: random.Random, cost: int) -> list[int]:

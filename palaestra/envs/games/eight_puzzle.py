@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
-from palaestra.envs.games.common import MAX_MOVE_CHARS
-from palaestra.verifiers.moves import read_tokens
+from palaestra.verifiers.moves import read_move_answer, read_tokens
 
 GOAL = "12345678_"
 SPELLINGS = {"U": "U", "D": "D", "L": "L", "R": "R", "up": "U", "down": "D", "left": "L", "right": "R"}
@@ -79,7 +78,7 @@ class EightPuzzle(MultiTurnTask):
         return {"board": problem.data["board"]}
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
-        steps = read_tokens(move, SPELLINGS, max_count=1) if len(move) <= MAX_MOVE_CHARS else None
+        steps: list[str] | None = read_move_answer(move, lambda text: read_tokens(text, SPELLINGS, max_count=1))
         if not steps:
             return Outcome.invalid(state, "write one move: U, D, L or R")
         board = _slide(state["board"], steps[0])

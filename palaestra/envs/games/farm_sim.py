@@ -40,7 +40,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, register, regret_reward, retry
 from palaestra.core.multiturn import MAX_MOVE_CHARS
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 CROPS = ("wheat", "corn", "carrot", "pumpkin", "tomato", "melon", "potato", "bean")
 RANDOM_REWARD = 0.05  # the reward's zero is set so that random legal playouts average at most this
@@ -200,7 +200,7 @@ def read_action(move: str, names: list[str], plots: int) -> str | None:
             return f"harvest {int(plot) - 1}" if 1 <= int(plot) <= plots else None
         return WATER if water else WAIT if wait else None
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def _game(data: dict[str, Any]) -> Game:

@@ -32,9 +32,8 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.generators.grids import cell_distances, random_maze
-from palaestra.verifiers.moves import read_tokens
+from palaestra.verifiers.moves import read_move_answer, read_tokens
 
 SPELLINGS = {"N": "north", "S": "south", "E": "east", "W": "west", "north": "north", "south": "south",
              "east": "east", "west": "west", "up": "north", "down": "south", "right": "east", "left": "west",
@@ -117,7 +116,7 @@ class FogMaze(MultiTurnTask):
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
-        steps = read_tokens(move, SPELLINGS, max_count=1) if len(move) <= MAX_MOVE_CHARS else None
+        steps: list[str] | None = read_move_answer(move, lambda text: read_tokens(text, SPELLINGS, max_count=1))
         if not steps:
             return Outcome.invalid(state, "write one move: north, south, east or west")
         here = state["at"]

@@ -50,7 +50,8 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register
 from palaestra.core.multiturn import MAX_MOVE_CHARS, History
 from palaestra.envs.games.common import cell_name
-from palaestra.verifiers.normalize import read_answer, strip_wrappers
+from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import strip_wrappers
 
 SIZE = 7
 POINTS = tuple(p for p in range(SIZE * SIZE) if 2 <= p % SIZE <= 4 or 2 <= p // SIZE <= 4)
@@ -360,7 +361,7 @@ def read_step(move: str) -> tuple[int, int] | None:
         b = (int(match.group(4)) - 1) * SIZE + ord(match.group(3).lower()) - 97
         return (a, b) if a in ON_BOARD and b in ON_BOARD else None
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 # --- the catalogue (offline) -------------------------------------------------------------------------------------

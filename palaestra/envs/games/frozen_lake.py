@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
-from palaestra.envs.games.common import MAX_MOVE_CHARS, cell_name, render_board, tape_uniform
+from palaestra.envs.games.common import cell_name, render_board, tape_uniform
 from palaestra.generators.grids import random_obstacles, shortest_distance
-from palaestra.verifiers.moves import read_tokens
+from palaestra.verifiers.moves import read_move_answer, read_tokens
 
 STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 SIDEWAYS = {"U": ("L", "R"), "D": ("L", "R"), "L": ("U", "D"), "R": ("U", "D")}
@@ -107,7 +107,7 @@ class FrozenLake(MultiTurnTask):
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
-        steps = read_tokens(move, SPELLINGS, max_count=1) if len(move) <= MAX_MOVE_CHARS else None
+        steps: list[str] | None = read_move_answer(move, lambda text: read_tokens(text, SPELLINGS, max_count=1))
         turn = state["turn"] + 1
         if not steps:
             return Outcome.invalid({**state, "turn": turn}, "write one move: U, D, L or R")

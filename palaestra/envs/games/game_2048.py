@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, register, retry
-from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_uniform
-from palaestra.verifiers.moves import read_tokens
+from palaestra.envs.games.common import tape_uniform
+from palaestra.verifiers.moves import read_move_answer, read_tokens
 
 SPELLINGS = {"U": "U", "D": "D", "L": "L", "R": "R", "up": "U", "down": "D", "left": "L", "right": "R"}
 PREFERENCE = "DLRU"  # the greedy player's order among equally good moves: keeps the big tile bottom left
@@ -91,7 +91,7 @@ class Game2048(MultiTurnTask):
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
         size, target = data["size"], data["target"]
-        steps = read_tokens(move, SPELLINGS, max_count=1) if len(move) <= MAX_MOVE_CHARS else None
+        steps: list[str] | None = read_move_answer(move, lambda text: read_tokens(text, SPELLINGS, max_count=1))
         if not steps:
             why = "write one move as a letter U, D, L or R (or up, down, left, right)"
             return Outcome.invalid(state, why)

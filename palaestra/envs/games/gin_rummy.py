@@ -74,18 +74,18 @@ from palaestra.envs.games._cards import (
     parse_names,
 )
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_uniform
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 SLIPS = 4  # refused moves the turn budget allows
 DEAD_STOCK = 2  # the hand is dead when the stock is down to this many cards
-_DRAW = re.compile(r"^(?:i )?(?:draw|draw (?:a|one) card|draw from (?:the )?stock|(?:the )?stock)$")
-_TAKE = re.compile(rf"^(?:i )?(?:take|pick up|pick)(?: (?:the )?(?:discard|upcard|up card|top card|card|"
+_DRAW = re.compile(r"^(?:draw|draw (?:a|one) card|draw from (?:the )?stock|(?:the )?stock)$")
+_TAKE = re.compile(rf"^(?:take|pick up|pick)(?: (?:the )?(?:discard|upcard|up card|top card|card|"
                    rf"discard pile|pile)| {CARD_PATTERN})?(?: from (?:the )?(?:discard )?pile)?$")
 # "draw from the discard pile" takes the pile's top card (a stock draw never names the discard pile)
-_DRAW_PILE = re.compile(r"^(?:i )?draw (?:the (?:top )?card )?from (?:the )?discard(?: pile)?$"
-                        r"|^(?:i )?draw (?:the )?(?:upcard|up card|discard)$")
-_DISCARD = re.compile(rf"^(?:(?:i )?discard (?:the )?)?{CARD_PATTERN}$")
-_KNOCK = re.compile(rf"^(?:i )?knock(?: (?:with|and discard|discarding|by discarding))? (?:the )?{CARD_PATTERN}$")
+_DRAW_PILE = re.compile(r"^draw (?:the (?:top )?card )?from (?:the )?discard(?: pile)?$"
+                        r"|^draw (?:the )?(?:upcard|up card|discard)$")
+_DISCARD = re.compile(rf"^(?:discard (?:the )?)?{CARD_PATTERN}$")
+_KNOCK = re.compile(rf"^knock(?: (?:with|and discard|discarding|by discarding))? (?:the )?{CARD_PATTERN}$")
 _HAND_LINE = re.compile(r"Your hand: ([^.\n]*)")
 _PILE_LINE = re.compile(r"Discard pile top: (\w+)")
 _LIMIT = re.compile(r"deadwood at most (\d+) \(the knock limit\)")
@@ -263,7 +263,7 @@ def read_move(move: str) -> tuple[str, int | None] | None:
                 return kind, card_from_groups(*match.groups())
         return None
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 # --- melds and deadwood -------------------------------------------------------------------------------------

@@ -68,7 +68,8 @@ from palaestra.generators.go import (
     start_state,
 )
 from palaestra.generators.wording import ordinal
-from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
+from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import squeeze_spaces, unify
 
 COLOURS = ("Black", "White")
 MARKS = ("X", "O")
@@ -254,8 +255,7 @@ def _read_move(move: str, data: dict[str, Any]) -> int | None:
     """The catalogue board's point a move names, PASS, or None if unreadable."""
     if not isinstance(move, str) or len(move) > MAX_MOVE_CHARS:
         return None
-    if read_answer(move, lambda text: True if squeeze_spaces(unify(text)).strip().lower() in ("pass", "i pass")
-                   else None):
+    if read_move_answer(move, lambda text: True if squeeze_spaces(unify(text)).strip().lower() == "pass" else None):
         return PASS
     n = data["size"]
     cell = read_cell(move, n, n, VERBS)

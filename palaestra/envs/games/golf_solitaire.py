@@ -57,7 +57,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, regret_reward, retry
 from palaestra.envs.games.common import MAX_MOVE_CHARS
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANDOM_REWARD = 0.05  # random play's zero: the count at which uniformly random legal play averages at most this
@@ -67,7 +67,7 @@ SAMPLES = 40  # stocks the honest player draws from the unseen cards per move (a
 SLIPS = 2  # refused moves the turn budget allows
 DRAW = "draw"
 _MOVE = re.compile(r"^(?:(?:play|move|take)\s+)?(?:(?:from\s+)?(?:the\s+)?(?:column|col\.?|pile)\s*)?(\d{1,2})$"
-                   r"|^(?:i\s+)?(draw|turn|deal|stock|draw (?:a|one|the next) card|draw from the stock"
+                   r"|^(draw|turn|deal|stock|draw (?:a|one|the next) card|draw from the stock"
                    r"|turn (?:over )?(?:a|the next|one) (?:stock )?card)$")
 _COLUMN_LINE = re.compile(r"^Column (\d+):(.*)$", re.MULTILINE)
 _WASTE = re.compile(r"Waste: (\w+)\.")
@@ -223,7 +223,7 @@ def read_move(move: str) -> str | None:
             return None
         return str(int(match.group(1))) if match.group(1) else DRAW
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 Game = tuple[Columns, tuple[int, ...]]  # the deal's columns and stock

@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, regret_reward, retry
-from palaestra.envs.games.common import MAX_MOVE_CHARS
+from palaestra.verifiers.moves import read_move_answer
 from palaestra.verifiers.numeric import read_integer
 
 STYLES = {"pattern": "forecasts your margin this round (a margin being your bid minus that round's prize, a wasted "
@@ -86,7 +86,7 @@ _HAND = re.compile(r"Your cards: ([\d, ]+)\.")
 _THEIR_BID = re.compile(r"The opponent bid (\d+)")
 _PRIZE_DONE = re.compile(r"for prize (\d+)")
 _MINE = re.compile(r"You bid (\d+)\.")
-_LEAD = re.compile(r"^\s*(?:(?:i\s+)?(?:bid|play)\s+(?:card\s+)?|card\s+)", re.IGNORECASE)  # "bid 5", "card 5"
+_LEAD = re.compile(r"^\s*(?:(?:bid|play)\s+(?:card\s+)?|card\s+)", re.IGNORECASE)  # "bid 5", "card 5"
 
 
 @register
@@ -182,7 +182,7 @@ class Gops(MultiTurnTask):
         t, hand = state["round"], state["hand"]
         prize = data["prizes"][t]
         theirs_bid = _their_bid(prize, state["their_hand"], state["margins"], hand)
-        bid = read_integer(_LEAD.sub("", move, count=1), max_digits=3) if len(move) <= MAX_MOVE_CHARS else None
+        bid = read_move_answer(move, lambda text: read_integer(_LEAD.sub("", text, count=1), max_digits=3))
         verdict = Verdict.wrong("bid")
         if bid is None or bid not in hand:
             said = "Invalid bid: you bid nothing this round."

@@ -26,6 +26,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.core.task import Growth
+from palaestra.verifiers.moves import read_move_answer
 from palaestra.verifiers.numeric import read_integer
 
 MAX_DIGITS = 30  # far more than any range here; longer numerals are refused unread
@@ -91,7 +92,7 @@ class GuessNumber(MultiTurnTask):
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
-        guess = _read_integer(move)
+        guess = read_move_answer(move, _read_integer)
         if guess is None:
             return Outcome(state, Verdict.unparsed("not an integer"), "Invalid guess: write a single integer.")
         if not data["low"] <= guess <= data["high"]:

@@ -76,7 +76,7 @@ RANDOM_GAMES = 16  # random legal games played at generation to set the score's 
 SLIPS = 2  # refused moves the turn budget allows
 SURE = (0.4, 0.5, 1.0)  # the honest player plays a card this likely playable, by the strikes taken
 _MOVE = re.compile(
-    r"^(?:i )?(play|discard)(?: (?:my |the )?(?:card )?(?:in )?(?:slot|card|position|#)?)? ?#?(\d{1,2})$"
+    r"^(play|discard)(?: (?:my |the )?(?:card )?(?:in )?(?:slot|card|position|#)?)? ?#?(\d{1,2})$"
     r"|^(?:give (?:a |the )?)?(?:hint|clue|tell)(?: (?:my |the )?partner)?(?: about)?:? (?:(?:colou?r|rank) )?"
     r"([a-z]+|\d{1,2})s?$")
 _HAND = re.compile(r"^(Partner's hand|Your hand): (.*)$", re.MULTILINE)

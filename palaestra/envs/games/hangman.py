@@ -37,7 +37,8 @@ from palaestra.core.task import Growth
 from palaestra.envs.games._words import letter_arrays, public_list
 from palaestra.envs.games._words import words as listed_words
 from palaestra.envs.games.common import MAX_MOVE_CHARS
-from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
+from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import squeeze_spaces, unify
 
 BLANK = "_"
 LETTER_PREFIXES = ("guess the letter ", "guess letter ", "the letter ", "letter ", "guess ")
@@ -189,7 +190,7 @@ def read_guess(move: str, word_count: int) -> str | None:
             return s if s in string.ascii_lowercase else None
         return _phrase(s, word_count)
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def _phrase(text: str, word_count: int) -> str | None:

@@ -25,7 +25,8 @@ from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, regis
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.expressions import Expr, parse_expression
-from palaestra.verifiers.normalize import read_answer, strip_wrappers
+from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.numeric import read_integer
 
 MAX_DEGREE = 12  # an answer of higher degree is wrong anyway; the cap bounds the arithmetic
@@ -85,14 +86,14 @@ class HiddenFunction(MultiTurnTask):
         coefficients = problem.data["coefficients"]
         if len(move) > MAX_MOVE_CHARS:
             return Outcome.invalid(state, "too long")
-        argument = _read_query(move)
+        argument = read_move_answer(move, _read_query)
         if argument is not None:
             if abs(argument) > ARGUMENT_RANGE:
                 return Outcome(state, Verdict.wrong("out of range"),
                                f"x must be an integer from -{ARGUMENT_RANGE} to {ARGUMENT_RANGE}.")
             value = sum(c * argument**k for k, c in enumerate(coefficients))
             return Outcome(state, Verdict.wrong("queried"), f"f({argument}) = {value}")
-        answer = read_answer(move, _read_polynomial)
+        answer = read_move_answer(move, _read_polynomial)
         if answer is None:
             why = "ask f(INTEGER) or answer f(x) = POLYNOMIAL"
             return Outcome.invalid(state, why)

@@ -67,7 +67,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, regret_reward, retry
 from palaestra.envs.games._cards import CARD_PATTERN, card_from_groups, card_name, deck, parse_names, rank_of, suit_of
 from palaestra.envs.games.common import MAX_MOVE_CHARS
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 RANDOM_GAMES = 4  # seeded random legal games whose best count is random play's zero
 ROOM = 1  # cards the solver must reach past the best simple rule and random play, or the deal is redrawn
@@ -252,7 +252,7 @@ def read_move(move: str) -> Choice | None:
         c = card_from_groups(match.group(1), match.group(2))
         return (c, FOUNDATION) if match.group(3) else (c, int(match.group(4)))
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def _canonical(choice: Choice) -> str:

@@ -70,7 +70,7 @@ from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, Vie
 from palaestra.core.task import Growth
 from palaestra.envs.games._poker import EPSILON, KUHN_SCORE_RULES, add_hand, add_loss, game_over, hand_report
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 MARGIN = 0.2  # the zero sits this share of the best threshold rule's room (to the best response) below that rule
 ROOM = 0.01  # an opponent is redrawn when the best threshold rule comes within this share of the best response ...
@@ -490,7 +490,7 @@ def read_action(move: str) -> str | None:
     """``check``, ``bet``, ``call`` or ``fold`` (also ``pass``, ``raise``; a trailing remark is fine), or None."""
     if len(move) > MAX_MOVE_CHARS:
         return None
-    return read_answer(move, lambda text: ACTIONS.get(text.strip().lower().rstrip(".!")))
+    return read_move_answer(move, lambda text: ACTIONS.get(text.strip().lower().rstrip(".!")))
 
 
 def _deal(data: dict[str, Any], hand: int) -> tuple[int, int]:

@@ -74,7 +74,7 @@ from palaestra.envs.games._poker import (
     hand_report,
 )
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 # "pass" is the check where checking is allowed, else the fold (Kuhn's own word for both: after a bet it
 # gives the pot up); resolved by :func:`_resolve` against the options.
@@ -658,7 +658,7 @@ def read_action(move: str) -> str | None:
     """``check``, ``bet``, ``call``, ``raise`` or ``fold`` (also ``pass``; a trailing remark is fine), or None."""
     if len(move) > MAX_MOVE_CHARS:
         return None
-    return read_answer(move, lambda text: ACTIONS.get(text.strip().lower().rstrip(".!")))
+    return read_move_answer(move, lambda text: ACTIONS.get(text.strip().lower().rstrip(".!")))
 
 
 # --- the honest player -------------------------------------------------------------

@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, derive_seed, register, retry
-from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.core.task import Growth
 from palaestra.generators.mastermind import score
-from palaestra.verifiers.moves import read_tokens
+from palaestra.verifiers.moves import read_move_answer, read_tokens
 
 
 @register
@@ -173,8 +172,6 @@ def _random_code(rng: random.Random, alphabet: str, length: int) -> str:
 
 
 def _read_code(move: str, alphabet: str, length: int) -> str | None:
-    if len(move) > MAX_MOVE_CHARS:
-        return None
-    letters: list[str] | None = read_tokens(move, alphabet, max_count=length)
+    letters: list[str] | None = read_move_answer(move, lambda text: read_tokens(text, alphabet, max_count=length))
     return "".join(letters) if letters is not None and len(letters) == length else None
 

@@ -27,7 +27,8 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
-from palaestra.verifiers.normalize import read_answer, strip_wrappers
+from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import strip_wrappers
 
 PICTURES = ("apple", "boat", "cat", "drum", "eagle", "fern", "guitar", "hat", "igloo", "jar", "kite", "lamp",
             "moon", "nest", "owl", "pear", "queen", "rose", "sun", "tree", "umbrella", "violin", "whale", "yacht")
@@ -155,4 +156,4 @@ def _read_pair(move: str, cards: int) -> tuple[int, int] | None:
         a, b = int(first) - 1, int(second) - 1
         return (a, b) if a != b and 0 <= a < cards and 0 <= b < cards else None
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)

@@ -37,7 +37,7 @@ from palaestra.core.task import Growth
 from palaestra.verifiers.moves import read_command
 
 FILLERS = frozenset("take takes remove from heap pile and split splitting the rest remainder into leaving leave "
-                    "counters counter of then".split())
+                    "counters counter stones stone of then".split())
 _NUMBER = re.compile(r"^\d{1,3}$")
 
 Move = tuple[int, int, tuple[int, ...]]  # (heap index, counters taken, the heaps it leaves in its place)

@@ -26,7 +26,8 @@ from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.generators.nonogram import clue_text, feasible, runs
-from palaestra.verifiers.normalize import read_answer, strip_wrappers
+from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import strip_wrappers
 
 FILLED, EMPTY = "#", "."
 _ROW = re.compile(r"^\s*(?:row\s*)?(\d{1,2})\s*[:=)]?\s*([#.01■□_\- ]+?)\s*$", re.IGNORECASE)
@@ -122,7 +123,7 @@ def read_row(move: str, n: int) -> tuple[int, str] | None:
 
     # The whole text is read first, so a final "." counts as an empty cell whenever the row needs it; only a
     # row that does not read whole loses a trailing remark ("row 1: ##..#. Done.").
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def _runs(cells: str) -> tuple[int, ...]:

@@ -34,6 +34,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import cell_name, read_cells, render_board
+from palaestra.verifiers.moves import read_move_answer
 from palaestra.verifiers.normalize import squeeze_spaces, strip_wrappers
 
 Jump = tuple[int, int, int]  # (from, over, to) as cell indices r * n + c
@@ -108,18 +109,8 @@ class PegSolitaire(MultiTurnTask):
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         n, board = problem.data["size"], state["board"]
         text = squeeze_spaces(move.strip())  # runs of spaces first: the separator pattern is quadratic on them
-        if len(text) > MAX_MOVE_TEXT:
-            return Outcome.invalid(state, "write one jump as two cells, the peg's and where it lands, e.g. a1 c1")
-        text = strip_wrappers(text)  # a lead-in ("My move: f3 f5") before its colon becomes a separator
-        over = _OVER.match(text)
-        if over is not None:
-            ends, middle = read_cells(f"{over[1]} {over[3]}", n, n, max_count=2), read_cells(over[2], n, n, max_count=1)
-            between = ends is not None and len(ends) == 2 and middle == [
-                ((ends[0][0] + ends[1][0]) / 2, (ends[0][1] + ends[1][1]) / 2)]
-            cells = ends if between else None
-        else:
-            cells = read_cells(_VERB.sub("", _SEPARATORS.sub(" ", text)), n, n, max_count=2)
-        if cells is None or len(cells) != 2:
+        cells = read_move_answer(text, lambda jump: _read_jump(jump, n)) if len(text) <= MAX_MOVE_TEXT else None
+        if cells is None:
             return Outcome.invalid(state, "write one jump as two cells, the peg's and where it lands, e.g. a1 c1")
         (r0, c0), (r1, c1) = cells
         source, target = r0 * n + c0, r1 * n + c1
@@ -152,6 +143,20 @@ class PegSolitaire(MultiTurnTask):
             plan = jumps[:1] or [(0, 0, 0)]
         source, _, target = plan[0]
         return f"{cell_name(*divmod(source, n))} {cell_name(*divmod(target, n))}"
+
+
+def _read_jump(text: str, n: int) -> list[tuple[int, int]] | None:
+    """The two cells of one jump (``c5 a5``, ``c5 to a5``, ``the peg on c5 jumps over b5 into a5``), or None."""
+    text = strip_wrappers(text)  # a lead-in ("My move: f3 f5") before its colon becomes a separator
+    over = _OVER.match(text)
+    if over is not None:
+        ends, middle = read_cells(f"{over[1]} {over[3]}", n, n, max_count=2), read_cells(over[2], n, n, max_count=1)
+        between = ends is not None and len(ends) == 2 and middle == [
+            ((ends[0][0] + ends[1][0]) / 2, (ends[0][1] + ends[1][1]) / 2)]
+        cells = ends if between else None
+    else:
+        cells = read_cells(_VERB.sub("", _SEPARATORS.sub(" ", text)), n, n, max_count=2)
+    return cells if cells is not None and len(cells) == 2 else None
 
 
 def _spell(n: int, jump: Jump) -> str:

@@ -45,7 +45,7 @@ from palaestra.envs.games._social import read_command
 
 SLIPS = 2
 SPACE_ENUMERATION_LIMIT = 20_000  # (spy set, earlier missions) draws counted exactly for a level's space_size
-_TEAM = re.compile(r"^(?:i )?(?:propose|send|choose|pick|team:?)?(?: the)?(?: team)?:? "
+_TEAM = re.compile(r"^(?:propose|send|choose|pick|team:?)?(?: the)?(?: team)?:? "
                    r"?(p\d{1,2}(?:(?:,? and |, | )p\d{1,2})*)$")
 _RESULT = re.compile(r"Mission(?: \d+)? with ([P\d, ]+): (\d+) sabotage")
 

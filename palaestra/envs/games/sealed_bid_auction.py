@@ -65,10 +65,11 @@ import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, regret_reward, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
+from palaestra.envs.games.common import tape_rng
+from palaestra.verifiers.moves import read_move_answer
 from palaestra.verifiers.numeric import read_integer
 
-_LEAD = re.compile(r"^\s*(?:i\s+)?(?:bid|offer)\s*:?\s*\$?|^\s*\$", re.IGNORECASE)
+_LEAD = re.compile(r"^\s*(?:bid|offer)\s*:?\s*\$?|^\s*\$", re.IGNORECASE)
 MAX_BID = 10_000
 
 
@@ -163,7 +164,7 @@ class SealedBidAuction(MultiTurnTask):
         rounds = len(data["values"])
         done = t + 1 >= rounds
         following = "" if done else f" Round {t + 2}: your value for the item is ${data['values'][t + 1]}."
-        bid = read_integer(_LEAD.sub("", move, count=1), max_digits=6) if len(move) <= MAX_MOVE_CHARS else None
+        bid = read_move_answer(move, lambda text: read_integer(_LEAD.sub("", text, count=1), max_digits=6))
         if bid is None or not 0 <= bid <= MAX_BID:
             achieved = state["achieved"] + _units(0, data["values"][t], data["caps"])  # no bid: surplus 0
             bad = Outcome.invalid({"round": t + 1, "achieved": achieved}, "write one bid as a whole number of dollars")

@@ -41,7 +41,8 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.core.multiturn import MAX_MOVE_CHARS, History
-from palaestra.verifiers.normalize import read_answer, strip_wrappers
+from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import strip_wrappers
 
 ATTRIBUTES = (
     ("number", ("1", "2", "3")),
@@ -265,7 +266,7 @@ def _read_labels_cached(move: str, size: int) -> tuple[int, ...] | None:
         positions = tuple(ord(t.upper()) - 65 for t in tokens)
         return positions if all(p < size for p in positions) else None
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def read_labels(move: str, size: int) -> tuple[int, ...] | None:

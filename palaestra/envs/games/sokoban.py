@@ -35,10 +35,9 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.generators.grids import MOVES
 from palaestra.generators.sokoban import Square, picture, push, solved
-from palaestra.verifiers.moves import read_tokens
+from palaestra.verifiers.moves import read_move_answer, read_tokens
 
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 SPELLINGS = {**{k: k for k in MOVES}, "up": "U", "down": "D", "left": "L", "right": "R"}
@@ -119,8 +118,8 @@ class Sokoban(MultiTurnTask):
         if move.strip().lower().rstrip(".") in ("restart", "reset"):
             state = self.initial_state(problem)
             return Outcome(state, Verdict.wrong("restarted"), f"Restarted.\n{_picture(data, state['boxes'], state['player'])}")
-        steps = read_tokens(_MOVE_VERB.sub("", move, count=1), SPELLINGS, max_count=MAX_STEPS) \
-            if len(move) <= MAX_MOVE_CHARS else None
+        steps: list[str] | None = read_move_answer(
+            move, lambda text: read_tokens(_MOVE_VERB.sub("", text, count=1), SPELLINGS, max_count=MAX_STEPS))
         if not steps:
             why = "write one move as a letter U, D, L or R (or up, down, left, right), or restart"
             return Outcome.invalid(state, why)

@@ -57,7 +57,7 @@ GOODS = ("wheat", "wool", "brick", "wood", "salt")
 TRADERS = "ABCDEFGH"
 RANDOM_GAMES = 32
 SLIPS = 2
-_OFFER = re.compile(r"^(?:i )?(?:offer|propose|trade|give)(?: to)?(?: trader)? ([a-h]):? (\d{1,3}) ([a-z]+) "
+_OFFER = re.compile(r"^(?:offer|propose|trade|give)(?: to)?(?: trader)? ([a-h]):? (\d{1,3}) ([a-z]+) "
                     r"(?:for|in exchange for|to get) (\d{1,2}) ores?$")
 _LINE = re.compile(r"^You hold: (.*)\. Ore: (\d+) of (\d+)\. Traders' ore: (.*)\.$", re.MULTILINE)
 _REPLY = re.compile(r"^Trader ([A-H]) (accepts|refuses) (\d+) (\w+) for (\d+) ore", re.MULTILINE)

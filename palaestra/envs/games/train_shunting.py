@@ -37,7 +37,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, register, retry
 from palaestra.core.multiturn import ONE_MOVE_PER_TURN
-from palaestra.verifiers.moves import read_place_moves
+from palaestra.verifiers.moves import read_move_answer, read_place_moves
 
 TRACKS = "ASD"
 MAX_PLAN = 40  # the most moves read from a refused plan, to name it one
@@ -106,7 +106,7 @@ class TrainShunting(MultiTurnTask):
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
-        moves = read_place_moves(move, TRACKS, max_count=1)
+        moves = _read_shunt(move)
         if not moves:
             several = read_place_moves(move, TRACKS, max_count=MAX_PLAN)
             if several:  # a plan written with arrows (A -> S, S -> D) is not cut into moves by the generic reader
@@ -129,7 +129,7 @@ class TrainShunting(MultiTurnTask):
         return Outcome.goes_on(thawed, f"{said}\n{_picture(after)}")
 
     def reads_as_move(self, problem: Problem, state: dict[str, Any], piece: str) -> bool:
-        return bool(read_place_moves(piece, TRACKS, max_count=1))
+        return bool(_read_shunt(piece))
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data
@@ -149,6 +149,11 @@ class TrainShunting(MultiTurnTask):
         return {"bring the next wagon to D, else clear what blocks it":
                 lambda problem, state, history, rng: _greedy_move(tuple(problem.data["target"]),
                                                                  problem.data["siding"], _frozen(state))}
+
+
+def _read_shunt(move: str) -> list[tuple] | None:
+    """The one move of a reply (``A -> S``, ``I move A to S.``), as :func:`read_place_moves` reads it, or None."""
+    return read_move_answer(move, lambda text: read_place_moves(text, TRACKS, max_count=1))
 
 
 def _start(data: dict[str, Any]) -> Yard:

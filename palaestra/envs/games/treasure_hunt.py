@@ -29,7 +29,8 @@ import numpy as np
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
-from palaestra.verifiers.normalize import read_answer, strip_wrappers
+from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import strip_wrappers
 
 # Any number of digits (the move's length is bounded by MAX_MOVE_CHARS, the field by its size): three refused every
 # cell past 999, and fields grow past it from level 15 on.
@@ -186,4 +187,4 @@ def read_dig(move: str, size: int) -> tuple[int, int] | None:
         x, y = int(match.group(1)), int(match.group(2))
         return (x, y) if 1 <= x <= size and 1 <= y <= size else None
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)

@@ -47,11 +47,11 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, event_rng, register, retry
 from palaestra.envs.games._cards import CARD_PATTERN, SUIT_NAMES, SUITS, ace_high, card_from_groups, suit_of
 from palaestra.envs.games.common import MAX_MOVE_CHARS
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # rank index 0-12, ace high
 NO_TRUMP = -1
-_CARD = re.compile(rf"^(?:play )?(?:the )?{CARD_PATTERN}\.?$")
+_CARD = re.compile(rf"^(?:(?:play|lead) )?(?:the )?{CARD_PATTERN}\.?$")
 
 
 @register
@@ -195,7 +195,7 @@ def read_card(move: str) -> int | None:
         c = card_from_groups(*match.groups())  # the shared reader's card, ace low; here the ace ranks high
         return suit_of(c) * 13 + ace_high(c) - 2
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def _hand_text(cards: list[int]) -> str:

@@ -33,7 +33,8 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
-from palaestra.verifiers.normalize import read_answer, strip_wrappers
+from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import strip_wrappers
 
 CATEGORIES = {
     "colour": ["red", "blue", "green", "yellow", "black", "white"],
@@ -190,7 +191,7 @@ def read_question(move: str, attributes: list[str], names: list[str]) -> tuple[A
             return (attribute, "=", value) if op == "=" and value in CATEGORIES[attribute] else None
         return (attribute, op, int(value)) if value.isdigit() and len(value) <= 4 else None
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def _holds(row: dict[str, Any], question: tuple[Any, ...]) -> bool:

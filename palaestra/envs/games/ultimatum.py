@@ -61,7 +61,7 @@ FIXED_ROOM = 0.3  # ... and the best fixed reply leaves at least this share of t
 RESENTFUL_PRIOR = 0.5  # the honest player's chance that a responder is resentful (the prompt gives none)
 PLAN_HORIZON = 6  # the honest player plans at most this many of a responder's rounds ahead (cost grows fast)
 STEADY, RESENTFUL = 0, 1
-_OFFER = re.compile(r"^(?:i )?(?:offer|give|propose)?(?: (?:r\d+|responder \d+))? ?(\d{1,2})(?: coins?)?$")
+_OFFER = re.compile(r"^(?:offer|give|propose)?(?: (?:r\d+|responder \d+))? ?(\d{1,2})(?: coins?)?$")
 _REPLY = re.compile(r"Round \d+: you offered R(\d+) (\d+) coins?: (accepted|refused)")
 
 

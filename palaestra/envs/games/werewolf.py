@@ -49,8 +49,8 @@ SIDE = ("a villager", "a wolf")
 SLIPS = 2
 MIN_CANDIDATES = 10  # the claims leave at least this many assignments: a vote without a question wins 1 / 10 or less
 _PLAYER = r"(?:p|player ?)(\d{1,3})"
-_MOVE = re.compile(rf"^(?:i )?(?:ask|question) {_PLAYER},? (?:about|whether|if) {_PLAYER}(?: is a wolf\??)?$"
-                   rf"|^(?:i )?(?:vote(?: out| for| to eliminate)?|eliminate|lynch) {_PLAYER}(?: out)?$")
+_MOVE = re.compile(rf"^(?:ask|question) {_PLAYER},? (?:about|whether|if) {_PLAYER}(?: is a wolf\??)?$"
+                   rf"|^(?:vote(?: out| for| to eliminate)?|eliminate|lynch) {_PLAYER}(?: out)?$")
 _CLAIM = re.compile(r"P(\d+)(?: says)?: P(\d+) is (a villager|a wolf)")
 _VOTED = re.compile(r"P(\d+) was (a villager|a wolf)")
 _WOLVES = re.compile(r"(\d+) of them are wolves")

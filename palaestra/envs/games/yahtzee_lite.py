@@ -60,7 +60,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, register, regret_reward, retry
 from palaestra.envs.games.common import MAX_MOVE_CHARS
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 MIN_ALLOWED = 0.5  # dice on which some simple rule gives up fewer expected points than this are redrawn
 DRAWS = 60  # attempts at such dice (at level 0 about a third are redrawn)
@@ -235,7 +235,7 @@ def read_move(move: str) -> tuple[str, Any] | None:
         score = _SCORE.match(flat)
         return ("score", score.group(1)) if score else None
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 _RULES = {
