@@ -56,8 +56,10 @@ def _clean(text: str) -> str:
     return _MATE_MARK.sub("#", _ANNOTATION.sub("", s.rstrip(".")).strip()).strip()
 
 
-def looks_like_move(text: str) -> bool:
-    """Whether ``text`` is shaped like a SAN, long algebraic or UCI move in any case (legal or not)."""
+def looks_like_move(text: str, *, in_sentence: bool = False) -> bool:
+    """Whether ``text`` is shaped like a SAN, long algebraic or UCI move in any case (legal or not); with
+    ``in_sentence``, also when a sentence names it (``I play Qh7#.``, as :func:`read_move` reads a whole answer;
+    a list's items stay bare moves)."""
     if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
         return False
     def shaped(s: str) -> bool | None:
@@ -65,7 +67,7 @@ def looks_like_move(text: str) -> bool:
         ok = len(move_text) <= MAX_MOVE_CHARS and (_MOVE_SHAPE.match(move_text) or _SQUARE_TO_SQUARE.match(move_text))
         return True if ok else None
 
-    return bool(read_answer(text, shaped))
+    return bool(read_answer(text, sentence_move(shaped) if in_sentence else shaped))
 
 
 def _spellings(move_text: str) -> list[str]:

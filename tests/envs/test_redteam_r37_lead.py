@@ -1,8 +1,9 @@
-"""Round 3's thirty-seventh session, the lead's own findings: a list named by the env's noun is a right answer.
+"""Round 3's thirty-seventh session, the lead's own findings: right answers that were refused.
 
 `data/log_windows` refused "Counts: 1, 0, 2" and `data/json_diff` "Differences: ~a, +b" (read_list and read_set take
 no label but the generic ones); both now read a naming sentence about their own nouns, and still refuse a negated
-name, a hedge after the list and a label naming something else.
+name, a hedge after the list and a label naming something else. `chess/mate_in_one` refused a move named in a
+sentence ("I play Qh7#."), which every game now reads (`palaestra.verifiers.moves.sentence_move`).
 """
 
 from __future__ import annotations
@@ -34,3 +35,14 @@ def test_a_negated_or_hedged_or_other_name_is_not_read(env_id: str, names: tuple
         problem = source.sample(level, 7)
         for name in names:
             assert not source.verify(problem, name.format(problem.answer)).correct, (level, name)
+
+
+def test_mate_in_one_reads_a_move_named_in_a_sentence_and_refuses_hedges() -> None:
+    """`chess/mate_in_one` refused "I play Qh7#." (its shape test took bare moves only), though the games read it."""
+    source = make_source("chess/mate_in_one")
+    for level in range(3):
+        problem = source.sample(level, 1)
+        for sentence in ("I play {}.", "My move is {}", "I'll play **{}**."):
+            assert source.verify(problem, sentence.format(problem.answer)).correct, (level, sentence)
+        for hedge in ("I play {} or Kh1", "I won't play {}", "I play {}. Or not."):
+            assert not source.verify(problem, hedge.format(problem.answer)).correct, (level, hedge)

@@ -103,7 +103,7 @@ class MateInOne(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         text = answer.strip()  # a mate spelled out ("Qh7 mate", "Qh7++") is read as Qh7# by the move reader
-        if len(text) > self.max_answer_chars or not looks_like_move(text):
+        if len(text) > self.max_answer_chars or not looks_like_move(text, in_sentence=True):
             return Verdict.unparsed("expected one move in SAN or UCI notation")
         board = chess.Board(problem.data["fen"])
         move = read_chess_move(board, text)
