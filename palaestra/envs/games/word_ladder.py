@@ -11,27 +11,32 @@ allowed, or unreadable) is rejected with the reason and costs a turn; the ladder
 steps.
 
 Start and target are drawn so that the shortest ladder between them (breadth-first over the
-one-letter-change graph of the list) has exactly the level's length; the oracle walks a shortest
-ladder. The difficulty measure is that length.
-
-Version 3: from ladder length 7 (level 4) on, puzzles are redrawn when the closer-letters rule (step to an allowed
-unvisited word sharing the most letters with the target, any tie-break: :func:`_greedy_wins`) reaches the target
-within the budget; in version 2 that rule (ties at random) solved 0.97, 0.83, 0.72, 0.51 and 0.35 of levels 0-4
-(100 seeds), now 0.04 at level 4. It is declared as a heuristic. Shorter ladders are unchanged: filtering them
-leaves too few distinct puzzles (level 2: 887 in 1,000 seeds, level 3: 948).
+one-letter-change graph of the list) has exactly the level's length: 5 steps at levels 0-2, then one more a level
+(a start is drawn in proportion to its targets at that length, so that the pairs come up about evenly); the oracle
+walks a shortest ladder. A puzzle is redrawn when one of the three closer-letters rules of :data:`RULES` (declared as
+heuristics; each steps to an allowed, unvisited word one letter away: the one sharing the most letters with the
+target, the one from which the closest word is one step nearer, or a closer one else a one-letter detour towards a
+closer word) reaches the target within the turns with a chance above the level's bound when it breaks its ties at
+random: 0.5, 0.4, 0.2 and 0.2 at levels 0-3, and from level 4 for any tie-break. The difficulty measure is the
+ladder's length less a tenth of the spare turns, plus a hundredth of its steps that bring no letter closer.
 
 ``make("games/word_ladder", progress_rewards=True)`` pays ``1 / length`` each time the ladder
 comes closer to the target (by the shortest remaining ladder) than it ever was, instead of 1 at
 the end; a won game still totals 1.
 
-Version 4: the rule is also ruled out at ladder lengths 5 and 6 (levels 2-3), for two tie-break orders
-(alphabetical, and alphabetical read backwards): it solved 0.67 and 0.50 of them in version 3 (200 seeds, ties at
-random), now 0.27 and 0.25. Ruling out every tie-break there leaves too few distinct puzzles (level 2: 865 in 1,000
-seeds).
+Versions 3-4 redrew the puzzles the closer-letters rule joined for any tie-break at ladder length 7 (level 4) and for
+two tie-break orders at lengths 5-6 (levels 2-3), and left the 3- and 4-step ladders of levels 0-1 alone.
 
-Generation speed: about 800-1,000 problems/s at level 4 (near the line). Two breadth-first searches over the
-word graph (from the start and from the target, cached by word but rarely repeated) take about 70% of it: they
-pin the ladder's exact length and the puzzle's word list, which the turn budget and the prompt depend on.
+Version 5: in version 4 the rule with ties at random won 0.97, 0.89, 0.27, 0.28, 0.03 of levels 0-4, its one-step
+look-ahead 1.00, 0.97, 0.51, 0.54, 0.13 (100 seeds); now 0.18, 0.09, 0.03, 0.02, 0.00 and 0.23, 0.11, 0.02, 0.01,
+0.00 (the one-letter detours alike, any fixed alphabetical tie-break at most 0.30 at level 0 and 0.06 from level 2).
+A 3-step ladder is always one the look-ahead joins, and under 2% of 4-step puzzles beat every rule for every
+tie-break, too few distinct puzzles: hence 5 steps from level 0.
+
+Generation speed: about 10-30 ms of CPU a problem at levels 0-1 (one checked pair in 8-13 is kept), 5-15 ms
+from level 2. Per pair, two breadth-first searches over the word graph (from the start and from the target, cached
+by word) pin the ladder's exact length and the puzzle's word list, and the rules' tie-breaks are searched depth
+first, cut wherever the target is more steps away (through allowed words) than the turns left.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from __future__ import annotations
 import functools
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,12 +61,13 @@ class WordLadder(MultiTurnTask):
     tags = ("games", "multi-turn", "words", "search")
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     option_variants = ({"progress_rewards": True},)
-    version = 4
+    version = 5  # v5: 5-step ladders from level 0; redrawn when a closer-letters rule (three) is likely to join them
 
     @dataclass(frozen=True)
     class Config:
         length: int  # steps in the shortest ladder
-        spare: int
+        spare: int  # turns beyond the shortest ladder
+        rule_chance: float  # the most chance a closer-letters rule may have of joining the words (ties at random)
 
     def __init__(self, answer_format: str | None = None, progress_rewards: bool = False) -> None:
         """``progress_rewards``: pay ``1 / length`` each time the ladder gets closer to the target than ever before
@@ -68,7 +75,10 @@ class WordLadder(MultiTurnTask):
         super().__init__(answer_format)
         self.progress_rewards = progress_rewards
 
-    presets = (Config(3, 4), Config(4, 4), Config(5, 3), Config(6, 3), Config(7, 2))
+    # Ladders of 5 steps from level 0: a 3-step ladder is always joined by the one-step look-ahead (it sees the
+    # target's neighbours from the start), and too few 4-step ones are not (version 5 in the module docstring).
+    # Levels 0-2 differ in spare turns and in the rules' allowed chance; from level 4 no tie-break may join the words.
+    presets = (Config(5, 4, 0.5), Config(5, 3, 0.4), Config(5, 2, 0.2), Config(6, 2, 0.2), Config(7, 2, 0.0))
     # Capped at level 28's values: past them generation raises or passes its CPU bound (difficulty saturates).
     growth = Growth(limits={"length": 31})
 
@@ -81,26 +91,24 @@ class WordLadder(MultiTurnTask):
             if len(distance) < 100:  # a small island of words: its allowed list would be little more than the ladder
                 return None
             targets = sorted(w for w, d in distance.items() if d == config.length)
+            # Up to 7 steps a start with few targets is kept as often as its share of the pairs: drawn as often as any
+            # other, its pairs would come up again and again (level 0: 946 distinct puzzles in 1,000 seeds, not 979).
+            # Longer ladders have distinct pairs to spare, and few starts have many targets.
+            if config.length <= 7 and rng.random() * EVEN_TARGETS > len(targets):
+                return None
             return (start, rng.choice(targets)) if targets else None
 
         turns = config.length + config.spare
-        if config.length < GREEDY_FREE_FROM:
-            start, target = retry(draw, what=f"two words {config.length} steps apart")
-            allowed = _puzzle_words(rng, start, target, config.length)
-        else:
-            # Short ladders: ruling out every tie-break leaves too few distinct puzzles (level 2: 865 in 1,000
-            # seeds), so there the rule is ruled out for two tie-break orders only.
-            greedy_wins = _greedy_wins if config.length >= GREEDY_ANY_TIE_FROM else _greedy_two_orders_win
 
-            def draw_hard() -> tuple[str, str, list[str]] | None:
-                pair = draw()
-                if pair is None:
-                    return None
-                words_allowed = _puzzle_words(rng, *pair, config.length)
-                return None if greedy_wins(words_allowed, *pair, turns) else (*pair, words_allowed)
+        def draw_hard() -> tuple[str, str, list[str]] | None:
+            pair = draw()
+            if pair is None:
+                return None
+            allowed = _puzzle_words(rng, *pair, config.length)
+            return None if _rules_win(allowed, *pair, turns, config.rule_chance) else (*pair, allowed)
 
-            start, target, allowed = retry(draw_hard, what=f"two words {config.length} steps apart that the "
-                                                            "closer-letters rule does not join")
+        start, target, allowed = retry(draw_hard, what=f"two words {config.length} steps apart that the "
+                                                        "closer-letters rules seldom join")
         prompt = (
             f"Make a word ladder from {start.upper()} to {target.upper()}: change one letter at a time (keeping the "
             "others in place), and every step must be one of these allowed words:\n\n"
@@ -116,9 +124,11 @@ class WordLadder(MultiTurnTask):
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
-        """Words in the ladder, plus a tenth of the letters the start and the target differ in."""
+        """Steps in the shortest ladder, less a tenth of the spare turns (a looser budget forgives more mistakes), plus
+        a hundredth of the steps that bring no letter closer to the target (the length less the letters that differ)."""
         data = problem.data
-        return float(data["length"]) + sum(a != b for a, b in zip(data["start"], data["target"])) / 10
+        detours = data["length"] - _letters_off(data["start"], data["target"])
+        return data["length"] - (data["turns"] - data["length"]) / 10 + detours / 100
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         if self.progress_rewards:  # also the closest the ladder has come (shortest remaining ladder)
@@ -152,7 +162,7 @@ class WordLadder(MultiTurnTask):
         return Outcome({"word": word, "closest": closest}, Verdict(share, False, True, "climbing"), said)
 
     def heuristics(self) -> dict[str, Policy]:
-        return {"closer letters first": _closer_letters}
+        return {name: _playing(rule) for name, rule in RULES.items()}
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         distance = _distances_from(problem.data["target"])
@@ -190,75 +200,99 @@ def _distances_from(source: str) -> dict[str, int]:
 
 
 MAX_ALLOWED = 80
-GREEDY_FREE_FROM = 5  # from this ladder length on (level 2), puzzles the closer-letters rule solves are redrawn
-GREEDY_ANY_TIE_FROM = 7  # from this length on (level 4), for every tie-break; below, for two tie-break orders
-GREEDY_NODES = 3_000  # the rule's tie-breaks explored at most (a puzzle that needs more counts as won by it)
+EVEN_TARGETS = 80  # up to 7 steps, starts with fewer targets at the ladder's length are kept less often
+RULE_NODES = 20_000  # tie-breaks of a rule explored at most (a puzzle that needs more counts as joined by it)
 
 
 def _letters_off(word: str, target: str) -> int:
     return sum(a != b for a, b in zip(word, target))
 
 
-def _closer_letters(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
-    """The closer-letters rule as a player: an allowed word one letter away, unvisited if it can, sharing the most
-    letters with the target (ties at random)."""
-    word, target = state["word"], problem.data["target"]
-    seen = {problem.data["start"], *(move.strip().lower() for move, _ in history)}
-    steps = [w for w in problem.data["allowed"] if _letters_off(w, word) == 1]
-    steps = [w for w in steps if w not in seen] or steps or [word]
-    return min(steps, key=lambda w: (_letters_off(w, target), rng.random()))
+# A closer-letters rule ranks the allowed, unvisited words one letter from the current word (lowest first); it steps
+# to a lowest one. Arguments: the step, the current word, the words visited, each allowed word's allowed neighbours,
+# each allowed word's letters off the target.
+Rule = Callable[[str, str, frozenset[str], dict[str, list[str]], dict[str, int]], tuple[int, ...]]
 
 
-def _greedy_wins(allowed: list[str], start: str, target: str, turns: int) -> bool:
-    """Whether the closer-letters rule -- step to an allowed, unvisited word one letter away that shares the most
-    letters with the target -- reaches the target within ``turns`` steps for some way of breaking its ties."""
-    allowed_set = set(allowed)
-    neighbours = _neighbours()
-    budget = [GREEDY_NODES]
-
-    def walk(word: str, seen: frozenset[str], left: int) -> bool:
-        if word == target:
-            return True
-        budget[0] -= 1
-        if left <= 0 or budget[0] <= 0:
-            return budget[0] <= 0
-        steps = [w for w in neighbours[word] if w in allowed_set and w not in seen]
-        if not steps:
-            return False
-        best = min(_letters_off(w, target) for w in steps)
-        return any(walk(w, seen | {w}, left - 1) for w in steps if _letters_off(w, target) == best)
-
-    return walk(start, frozenset({start}), turns)
+def _closer_letters(step: str, word: str, seen: frozenset[str], near: dict[str, list[str]],
+                    off: dict[str, int]) -> tuple[int, ...]:
+    """The textbook rule: the step sharing the most letters with the target."""
+    return (off[step],)
 
 
-def _greedy_two_orders_win(allowed: list[str], start: str, target: str, turns: int) -> bool:
-    """Whether the closer-letters rule reaches the target within ``turns`` steps when it breaks ties by the
-    alphabetical order of the words or of the words read backwards."""
-    return any(_greedy_walk_wins(allowed, start, target, turns, order) for order in (_as_written, _backwards))
+def _one_step_ahead(step: str, word: str, seen: frozenset[str], near: dict[str, list[str]],
+                    off: dict[str, int]) -> tuple[int, ...]:
+    """The fewest letters off the target among the step and its unvisited neighbours (then the step's own)."""
+    return min([off[step], *(off[w] for w in near[step] if w not in seen)]), off[step]
 
 
-def _as_written(word: str) -> str:
-    return word
+def _one_letter_detours(step: str, word: str, seen: frozenset[str], near: dict[str, list[str]],
+                        off: dict[str, int]) -> tuple[int, ...]:
+    """A closer step if there is one; else a detour after which a word closer than the current one is a step away."""
+    here = off[word]
+    if off[step] < here:
+        return off[step], off[step]
+    comes_closer = any(off[w] < here for w in near[step] if w not in seen)
+    return (here if comes_closer else here + 1), off[step]
 
 
-def _backwards(word: str) -> str:
-    return word[::-1]
+RULES: dict[str, Rule] = {"closer letters first": _closer_letters, "closer letters, one step ahead": _one_step_ahead,
+                          "closer letters, one-letter detours": _one_letter_detours}
 
 
-def _greedy_walk_wins(allowed: list[str], start: str, target: str, turns: int, order: Any) -> bool:
-    """Whether the closer-letters rule -- step to an allowed word one letter away, unvisited if it can, sharing
-    the most letters with the target, ties broken by ``order`` -- reaches the target within ``turns`` steps."""
-    allowed_set = set(allowed)
-    word, seen = start, {start}
-    for _ in range(turns):
-        steps = [w for w in _neighbours()[word] if w in allowed_set]
-        steps = [w for w in steps if w not in seen] or steps
-        if not steps:
-            return False
-        word = min(steps, key=lambda w: (_letters_off(w, target), order(w)))
-        if word == target:
-            return True
-        seen.add(word)
+def _graph(allowed: list[str], start: str, target: str) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """The puzzle's graph for the rules: each allowed word's allowed neighbours and its letters off the target."""
+    allowed_set = set(allowed) | {start}
+    near = {w: [n for n in _neighbours()[w] if n in allowed_set] for w in allowed_set}
+    return near, {w: _letters_off(w, target) for w in allowed_set}
+
+
+def _playing(rule: Rule) -> Policy:
+    """A rule as a player: an allowed word one letter away, unvisited if it can, lowest by the rule (ties at random)."""
+
+    def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+        word, data = state["word"], problem.data
+        near, off = _graph(data["allowed"], data["start"], data["target"])
+        seen = frozenset({data["start"], *(move.strip().lower() for move, _ in history)})
+        steps = [w for w in near[word] if w not in seen] or near[word] or [word]
+        return min(steps, key=lambda w: (rule(w, word, seen, near, off), rng.random()))
+
+    return policy
+
+
+def _rules_win(allowed: list[str], start: str, target: str, turns: int, most: float) -> bool:
+    """Whether a rule of :data:`RULES` (stepping to an unvisited word if it can) reaches the target within ``turns``
+    steps with a chance above ``most`` when its ties are broken at random -- for ``most`` 0: for some tie-break."""
+    near, off = _graph(allowed, start, target)
+    to_target = {target: 0}  # steps to the target through allowed words: a walk with fewer turns left is cut
+    queue = deque([target])
+    while queue:
+        word = queue.popleft()
+        for w in near[word]:
+            if w not in to_target:
+                to_target[w] = to_target[word] + 1
+                queue.append(w)
+    for rule in RULES.values():
+        budget, reached = RULE_NODES, 0.0
+        # Depth first over the rule's tie-breaks, each walk weighted by its chance; stop once the chance passes `most`.
+        stack = [(start, frozenset({start}), turns, 1.0)]
+        while stack:
+            word, seen, left, weight = stack.pop()
+            if word == target:
+                reached += weight
+                if reached > most:
+                    return True
+                continue
+            budget -= 1
+            if budget < 0:
+                return True
+            if to_target.get(word, turns + 1) > left:
+                continue
+            steps = [w for w in near[word] if w not in seen] or near[word]
+            ranks = {w: rule(w, word, seen, near, off) for w in steps}
+            lowest = min(ranks.values())  # never empty: a word reached has the word it came from
+            best = [w for w in steps if ranks[w] == lowest]
+            stack.extend((w, seen | {w}, left - 1, weight / len(best)) for w in best)
     return False
 
 
