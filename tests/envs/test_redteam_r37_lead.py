@@ -3,7 +3,8 @@
 `data/log_windows` refused "Counts: 1, 0, 2" and `data/json_diff` "Differences: ~a, +b" (read_list and read_set take
 no label but the generic ones); both now read a naming sentence about their own nouns, and still refuse a negated
 name, a hedge after the list and a label naming something else. `chess/mate_in_one` refused a move named in a
-sentence ("I play Qh7#."), which every game now reads (`palaestra.verifiers.moves.sentence_move`).
+sentence ("I play Qh7#."), which every game now reads (`palaestra.verifiers.moves.sentence_move`); the five-letter
+word games refused a labelled word ("Next word: crane").
 """
 
 from __future__ import annotations
@@ -46,3 +47,13 @@ def test_mate_in_one_reads_a_move_named_in_a_sentence_and_refuses_hedges() -> No
             assert source.verify(problem, sentence.format(problem.answer)).correct, (level, sentence)
         for hedge in ("I play {} or Kh1", "I won't play {}", "I play {}. Or not."):
             assert not source.verify(problem, hedge.format(problem.answer)).correct, (level, hedge)
+
+
+def test_the_word_games_read_a_word_named_by_a_label() -> None:
+    """"Next word: crane" was refused by every five-letter word game (wordle, absurdle, jotto, word_ladder)."""
+    from palaestra.envs.games._words import read_word
+
+    for said in ("Next word: crane", "Word: crane", "The next word is **crane**.", "My guess: crane"):
+        assert read_word(said) == "crane", said
+    for hedge in ("Next word: crane, or crate", "Not the word: crane", "Word: crane. Actually crate"):
+        assert read_word(hedge) is None, hedge

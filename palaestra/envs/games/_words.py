@@ -33,6 +33,7 @@ import numpy as np
 
 from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.verifiers.moves import read_move_answer
+from palaestra.verifiers.normalize import named
 
 LENGTH = 5
 GREEN, YELLOW, GREY = "G", "Y", "X"
@@ -146,10 +147,11 @@ def _compute_block(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
 
 
 def read_word(move: str) -> str | None:
-    """The word of a move in lower case (five ASCII letters, maybe quoted or followed by a short remark), or None.
+    """The word of a move in lower case (five ASCII letters, maybe quoted, or named: ``Next word: crane``,
+    ``I play crane.``), or None.
 
-    >>> read_word('"Crane"'), read_word("crane or crate")
-    ('crane', None)
+    >>> read_word('"Crane"'), read_word("Next word: crane"), read_word("crane or crate")
+    ('crane', 'crane', None)
     """
     if len(move) > MAX_MOVE_CHARS:
         return None
@@ -158,7 +160,7 @@ def read_word(move: str) -> str | None:
         text = text.strip().strip("\"'")
         return text.lower() if len(text) == LENGTH and text.isascii() and text.isalpha() else None
 
-    return read_move_answer(move, word)
+    return read_move_answer(move, named(word, "word|guess"))
 
 
 @functools.cache
