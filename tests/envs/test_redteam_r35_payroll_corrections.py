@@ -10,8 +10,9 @@ Version 3 draws each correction as the one of a few that exposes the most misrea
 problem again while one stays unexposed; the limit is in play from level 1 and the window from level 2 (with a
 period paid exactly 30 days ago): each policy now solves 0.00-0.12 of levels 1-6 (40 seeds), the one-sided problems,
 and correcting a colleague's hours 0.23 of level 0, where the colleague is the only refusal (9 of the 40 draws fell
-all allowed; a tenth is the design). Counting 31 days as within the window is not tested: a period paid 31 days ago
-cannot sit beside one paid 30 days ago (periods are paid 14 days apart), so one of the two off-by-ones stays open.
+all allowed; a tenth is the design). Counting 31 days as within the window was not tested here: in v3 a period paid
+31 days ago could not sit beside one paid 30 days ago. Version 4 pays the period before that one late, 31 days ago,
+so both off-by-ones are exposed in one problem (tests/envs/test_redteam_r37_misc.py).
 """
 
 from __future__ import annotations
