@@ -24,9 +24,10 @@ ties, never stalemating or hanging the piece) -- mates it within the budget more
 ten (exact expectations against this defender, :func:`rule_mate_chance`). Such rules mate the lone
 king often in short races: in version 1 (positions drawn on the fly) squeezing mated 0.17 of the
 games at level 0 and squeezing with the king brought closer 0.47 / 0.28 / 0.27 at levels 0-2;
-from the catalogue at most 0.10 by construction, 0.03 / 0.04 on average at levels 0 / 1 (exact, the king
-rule; the plain squeeze 0.015), and in 60 games a level none of these rules mated more than 0.03. Uniformly random legal moves, the first or the last listed
-move and checking whenever possible essentially never mate (measured in the tests).
+from the catalogue at most 0.10 by construction, 0.03 / 0.04 on average at levels 0 / 1 (exact,
+the king rule; the plain squeeze 0.015), and in 60 games a level none of these rules mated more
+than 0.03. Uniformly random legal moves, the first or the last listed move and checking whenever
+possible essentially never mate (measured in the tests).
 
 Levels: king and queen, mate in 2-4, 4-6, 6-10 moves; king and rook, mate in 6-11, then
 11-16. The env is bounded: no king-and-queen position needs more than 10 moves against the best
