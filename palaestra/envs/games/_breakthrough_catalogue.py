@@ -7,9 +7,14 @@ only if
 
 * White wins against any defence, and its fastest win takes at least the preset's plies;
 * at least three first moves exist and at most half of them keep the win;
-* a uniformly random player wins at most 5% of games against the env's opponent, and each cheap
-  rule of ``Breakthrough.heuristics`` (a uniform pick among its ties) at most 25%: exact
+* a uniformly random player wins at most 5% of games against the env's opponent, each cheap
+  rule of ``Breakthrough.heuristics`` (a uniform pick among its ties) at most 15%, and so do
+  "win, else capture, else any move" and "any move of the most advanced piece": exact
   expectations (:func:`policy_win_chance`);
+* the first move in reading order, played every turn, loses -- in each of the four reading orders
+  (rank 1 or the last rank first, file a or the last file first), so in every view the env deals; as do
+  the first and the last move as :meth:`Breakthrough.legal_moves` lists them (the kit's listed-move
+  rules);
 * it is not its own mirror image, and its mirror image is not already kept (positions are
   stored as the smaller of the two).
 
@@ -33,8 +38,8 @@ from palaestra.generators.breakthrough import (
 )
 
 MAX_RANDOM_WIN = 0.05  # the most random play may win from a kept position (exact)
-MAX_RULE_WIN = 0.25  # the most a cheap rule may win from a kept position (exact)
-PER_LEVEL = 260  # positions per preset (four views each: over 1,000 problems a level)
+MAX_RULE_WIN = 0.15  # the most a cheap rule may win from a kept position (exact); 0.25 until the env's v2
+PER_LEVEL = 260  # positions per preset (four views each: over 1,000 problems a level; level 0 finds 79)
 DRAWS = 400_000  # random positions drawn per preset at most
 
 Picks = Callable[[int, int, int, int, bool], list[Move]]
@@ -87,6 +92,45 @@ def all_moves(cols: int, rows: int, mover: int, other: int, white: bool) -> list
     return moves(cols, rows, mover, other, white)
 
 
+def captures_first(cols: int, rows: int, mover: int, other: int, white: bool) -> list[Move]:
+    """The cheap rule "win if you can, else capture, else any move": its tied picks."""
+    options = moves(cols, rows, mover, other, white)
+    return [move for move in options if move.wins] or [move for move in options if move.capture] or options
+
+
+def most_advanced(cols: int, rows: int, mover: int, other: int, white: bool) -> list[Move]:
+    """The cheap rule "any move of the most advanced piece" (White moves up the board): its tied picks."""
+    options = moves(cols, rows, mover, other, white)
+    front = max((move.origin // cols for move in options), default=0)
+    return [move for move in options if move.origin // cols == front]
+
+
+def reading_order(rank_sign: int, file_sign: int) -> Picks:
+    """The rule "the first move in a reading order" (``rank_sign`` 1: rank 1 first; ``file_sign`` 1: file a first).
+
+    Its last move is the first of the reverse order, so the four signs cover first and last in every view.
+    """
+    def picks(cols: int, rows: int, mover: int, other: int, white: bool) -> list[Move]:
+        return sorted(moves(cols, rows, mover, other, white),
+                      key=lambda move: (rank_sign * (move.origin // cols), file_sign * (move.origin % cols),
+                                        file_sign * (move.target % cols)))[:1]
+
+    return picks
+
+
+def listed_first(cols: int, rows: int, mover: int, other: int, white: bool) -> list[Move]:
+    return moves(cols, rows, mover, other, white)[:1]
+
+
+def listed_last(cols: int, rows: int, mover: int, other: int, white: bool) -> list[Move]:
+    return moves(cols, rows, mover, other, white)[-1:]
+
+
+RULES: tuple[Picks, ...] = (capture_or_advance, run_most_advanced, captures_first, most_advanced)
+ORDERS: tuple[Picks, ...] = (listed_first, listed_last,
+                             *(reading_order(rank_sign, file_sign) for rank_sign in (1, -1) for file_sign in (1, -1)))
+
+
 def _draw(rng: random.Random, config: Preset) -> tuple[int, int]:
     cols, rows = config.cols, config.rows
     white_squares = range(0, cols * (rows - 2))
@@ -107,9 +151,10 @@ def worth_dealing(solver: Solver, white: int, black: int, config: Preset) -> int
         return None
     if policy_win_chance(solver, white, black, all_moves) > MAX_RANDOM_WIN:
         return None
-    for picks in (capture_or_advance, run_most_advanced):
-        if policy_win_chance(solver, white, black, picks) > MAX_RULE_WIN:
-            return None
+    if any(policy_win_chance(solver, white, black, picks) > 0 for picks in ORDERS):  # one game each: cheap
+        return None
+    if any(policy_win_chance(solver, white, black, picks) > MAX_RULE_WIN for picks in RULES):
+        return None
     return plies
 
 

@@ -9,12 +9,18 @@ with no legal move on their turn loses; there are no draws (rules and solver:
 Every position dealt is a win for the model, who moves first, under perfect play, proved by the
 exact memoised solver; the win needs at least three of the model's moves against the best
 defence, and at most half of the model's first moves keep the win. A uniformly random player
-wins at most 5% of games from it against the opponent, and each cheap rule of
-:meth:`Breakthrough.heuristics` (a uniform pick among its ties) at most 25% -- exact expectations
-over the picks, computed when the catalogue was searched. Such positions are rare among random
-ones and cost up to a second each to check, so they come from a catalogue searched offline by
-:mod:`palaestra.envs.games._breakthrough_catalogue` (run this module to rebuild
-``breakthrough_positions.txt``; 260 a level, no two mirror images of each other, none its own). A problem
+wins at most 5% of games from it against the opponent; each cheap rule of
+:meth:`Breakthrough.heuristics`, "win, else capture, else any move" and "any move of the most
+advanced piece" (each a uniform pick among its ties) at most 15%; and the first move in any reading
+order of the board, or the first or last move :meth:`Breakthrough.legal_moves` lists, played every
+turn, loses -- exact expectations over the picks, computed when the catalogue was searched. (In
+version 1 only the declared rules were bounded, at 25%: the last listed move won 0.165 of the games
+at level 0, "win, else capture, else advance" 0.155, "win, else capture" 0.135 at level 2, in 200
+games a level; now no fixed order wins a game and no rule more than 0.05 at any level.) Such
+positions are rare among random ones and cost up to a second each to check, so they come from a
+catalogue searched offline by :mod:`palaestra.envs.games._breakthrough_catalogue` (run this module
+to rebuild ``breakthrough_positions.txt``; 260 a level, but only 79 at level 0, all that 400,000
+draws on the 4 x 5 board yield; no two mirror images of each other, none its own). A problem
 deals one of them in one of four views -- mirrored left-right or not, the model playing White
 (moving up) or Black (the board turned top to bottom, moving down) -- while play, the solver and
 the opponent's tie-breaks run in the catalogue's orientation, so the four views are one game.
@@ -76,7 +82,7 @@ class Breakthrough(MultiTurnTask):
     family = "games"
     description = "Win Breakthrough (race a piece to the far rank; capture diagonally) from a won position vs a solver."
     tags = ("games", "multi-turn", "two-player", "adversarial", "race")
-    version = 1
+    version = 2  # v2: the catalogue also bounds capture-first, most-advanced and fixed-order play
     one_move_per_turn = True
     bounded = "the offline search for fair positions costs seconds a position past 6 x 6 boards with three pieces a side"
 
