@@ -57,3 +57,12 @@ def test_the_word_games_read_a_word_named_by_a_label() -> None:
         assert read_word(said) == "crane", said
     for hedge in ("Next word: crane, or crate", "Not the word: crane", "Word: crane. Actually crate"):
         assert read_word(hedge) is None, hedge
+
+
+def test_breakthrough_reads_a_move_named_in_a_sentence() -> None:
+    from palaestra.envs.games.breakthrough import _read_move
+
+    for said in ("I play b2-c3.", "My move is b2xc3", "I'll move b2 to c3", "**b2-c3**"):
+        assert _read_move(said, 5, 5) == (6, 12), said
+    for hedge in ("b2-c3 or b2-b3", "I won't play b2-c3", "I play b2-c3. Or b2-b3."):
+        assert _read_move(hedge, 5, 5) is None, hedge

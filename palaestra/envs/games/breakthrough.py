@@ -67,7 +67,7 @@ from palaestra.generators.breakthrough import (
     solver_for,
     square_name,
 )
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 SPARE_TURNS = 2
 CATALOGUE = "breakthrough_positions.txt"
@@ -261,7 +261,7 @@ def _read_move(move: str, cols: int, rows: int) -> tuple[int, int] | None:
             squares.append(rank * cols + file)
         return squares[0], squares[1]
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def _entries(config: Breakthrough.Config) -> list[tuple[int, int, int]]:
