@@ -38,6 +38,7 @@ distance to mate, plus 4 with a rook (the rook mate takes a method the queen mat
 from __future__ import annotations
 
 import functools
+import pathlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -322,8 +323,9 @@ def catalogue() -> dict[tuple[str, int, int], list[Position]]:
     return table
 
 
-def write_catalogue(path: str, levels: range = range(len(ChessEndgame.presets))) -> None:
+def write_catalogue(path: str | None = None, levels: range = range(len(ChessEndgame.presets))) -> None:
     """Rebuild the shipped catalogue for the presets (minutes of CPU)."""
+    path = path or str(pathlib.Path(__file__).with_name(CATALOGUE))  # the shipped file
     lines = ["# King and queen / king and rook positions the cheap rules seldom mate; built by "
              "palaestra.envs.games.chess_endgame.write_catalogue"]
     lines += [catalogue_line(level) for level in levels]

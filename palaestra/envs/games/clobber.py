@@ -32,6 +32,7 @@ measure is the number of stones plus a tenth of the number of the model's first 
 from __future__ import annotations
 
 import functools
+import pathlib
 import random
 import re
 from collections.abc import Callable
@@ -295,15 +296,10 @@ def catalogue_line(level: int, per_level: int = PER_LEVEL) -> str:
             + " ".join(f"{mine:x}:{theirs:x}" for mine, theirs in positions))
 
 
-def write_catalogue(path: str) -> None:
+def write_catalogue(path: str | None = None) -> None:
     """Rebuild the shipped catalogue for the presets."""
+    path = path or str(pathlib.Path(__file__).with_name(CATALOGUE))  # the shipped file
     lines = ["# Clobber positions the first (X) player wins; built by palaestra.envs.games.clobber.write_catalogue"]
     lines += [catalogue_line(level) for level in range(len(Clobber.presets))]
     with open(path, "w") as handle:
         handle.write("\n".join(lines) + "\n")
-
-
-if __name__ == "__main__":
-    import pathlib
-
-    write_catalogue(str(pathlib.Path(__file__).with_name(CATALOGUE)))

@@ -459,8 +459,9 @@ def catalogue_entries(level: int, count: int) -> list[dict[str, Any]]:
             for _ in range(count)]
 
 
-def write_catalogue(path: str, per_level: int = PER_LEVEL) -> None:
+def write_catalogue(path: str | None = None, per_level: int = PER_LEVEL) -> None:
     """Rebuild the shipped catalogue for the presets (a few minutes of CPU)."""
+    path = path or str(pathlib.Path(__file__).with_name(CATALOGUE))  # the shipped file
     lines = ["# Diplomacy-lite positions the search wins and simple play loses, provinces numbered in name order; "
              "built by palaestra.envs.games.diplomacy_lite.write_catalogue"]
     for level in range(len(DiplomacyLite.presets)):
@@ -573,7 +574,3 @@ def _turn_report(board: Map, units: Units, orders: dict[int, Order], report: dic
                 f"{order_text(board, units, p, orders.get(p, ('H',)))} ({report[p]})" for p in mine))
     return "\n".join([*lines, "Centres by owner:", _centres_text(board, owners, powers), "Armies now:",
                       _armies_text(board, after, powers)])
-
-
-if __name__ == "__main__":
-    write_catalogue(str(pathlib.Path(__file__).with_name(CATALOGUE)))

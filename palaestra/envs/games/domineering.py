@@ -33,6 +33,7 @@ empty cells plus a tenth of the number of the model's first moves.
 from __future__ import annotations
 
 import functools
+import pathlib
 import random
 import re
 from collections.abc import Callable
@@ -230,8 +231,9 @@ def catalogue_line(level: int, per_level: int = PER_LEVEL) -> str:
     return f"{config.rows} {config.cols} {config.empty[0]} {config.empty[1]} " + " ".join(f"{mask:x}" for mask in masks)
 
 
-def write_catalogue(path: str) -> None:
+def write_catalogue(path: str | None = None) -> None:
     """Rebuild the shipped catalogue for the presets (a few minutes of CPU)."""
+    path = path or str(pathlib.Path(__file__).with_name(CATALOGUE))  # the shipped file
     lines = ["# Domineering positions the first (vertical) player wins; built by "
              "palaestra.envs.games.domineering.write_catalogue"]
     lines += [catalogue_line(level) for level in range(len(Domineering.presets))]
@@ -295,10 +297,3 @@ def _picture(empty: int, rows: int, cols: int, state: dict[str, Any] | None = No
             for covered in (cell, other):
                 grid[covered // cols][covered % cols] = code[0]
     return render_board(grid)
-
-
-
-if __name__ == "__main__":
-    import pathlib
-
-    write_catalogue(str(pathlib.Path(__file__).with_name(CATALOGUE)))

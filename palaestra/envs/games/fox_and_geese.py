@@ -10,7 +10,7 @@ point with no goose, or a step up, off the board or onto an occupied point costs
 A move is written as the goose's point and its target (``d3 d4``, ``d3-d4``, ``d3 to d4``).
 
 Positions come from a catalogue searched offline by :func:`write_catalogue` (``fox_and_geese_positions.txt``,
-500 a level, no two mirror images of each other; ``python -m palaestra.envs.games.fox_and_geese`` rebuilds it in
+500 a level, no two mirror images of each other; ``write_catalogue()`` with no path rebuilds the shipped file in
 about half an hour). A problem deals one of them as found or mirrored left-right, while play, the proofs and the
 fox's tie-breaks run in the catalogue's orientation, so both views are one game. The fox sits somewhere on the
 cross and boxed in, geese around it and a few further away, kept when the geese have a *forced* trap in exactly the
@@ -41,6 +41,7 @@ half the fox's search depth.
 from __future__ import annotations
 
 import functools
+import pathlib
 import random
 import re
 from dataclasses import astuple, dataclass
@@ -428,16 +429,11 @@ def catalogue() -> dict[tuple[Any, ...], list[tuple[int, int]]]:
     return table
 
 
-def write_catalogue(path: str, levels: range = range(len(FoxAndGeese.presets))) -> None:
+def write_catalogue(path: str | None = None, levels: range = range(len(FoxAndGeese.presets))) -> None:
     """Rebuild the shipped catalogue for the presets."""
+    path = path or str(pathlib.Path(__file__).with_name(CATALOGUE))  # the shipped file
     lines = ["# Fox and geese positions with a forced trap the hemming rule misses; built by "
              "palaestra.envs.games.fox_and_geese.write_catalogue"]
     lines += [catalogue_line(level) for level in levels]
     with open(path, "w") as handle:
         handle.write("\n".join(lines) + "\n")
-
-
-if __name__ == "__main__":
-    import pathlib
-
-    write_catalogue(str(pathlib.Path(__file__).with_name(CATALOGUE)))

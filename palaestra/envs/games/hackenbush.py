@@ -34,6 +34,7 @@ measure is the number of edges plus a tenth of the model's first moves.
 from __future__ import annotations
 
 import functools
+import pathlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -291,16 +292,11 @@ def catalogue_line(level: int, per_level: int = PER_LEVEL) -> str:
     return f"{config.points} {config.edges[0]} {config.edges[1]} " + " ".join(map(_format, graphs))
 
 
-def write_catalogue(path: str) -> None:
+def write_catalogue(path: str | None = None) -> None:
     """Rebuild the shipped catalogue for the presets (a few minutes of CPU)."""
+    path = path or str(pathlib.Path(__file__).with_name(CATALOGUE))  # the shipped file
     lines = ["# Red-Blue Hackenbush drawings the first (blue) player wins; built by "
              "palaestra.envs.games.hackenbush.write_catalogue"]
     lines += [catalogue_line(level) for level in range(len(Hackenbush.presets))]
     with open(path, "w") as handle:
         handle.write("\n".join(lines) + "\n")
-
-
-if __name__ == "__main__":
-    import pathlib
-
-    write_catalogue(str(pathlib.Path(__file__).with_name(CATALOGUE)))
