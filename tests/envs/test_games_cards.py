@@ -199,18 +199,18 @@ def test_liars_dice_reads_bids_and_calls() -> None:
 
 
 def test_liars_dice_opponent_rule_counts_its_own_dice() -> None:
-    from palaestra.envs.games.liars_dice import _reasoned_choice
+    from palaestra.envs.games.liars_dice import MODEL, _rule
 
     # two fives in hand: "1 five" is sure, so it raises; "2 fives" (sure) beats "1 six" (31% likely)
-    assert _reasoned_choice([5, 5], 2, (1, 5), set(), 0.5) == (2, 5)
-    # four threes cannot be true with no three in hand and two unseen dice
-    assert _reasoned_choice([1, 2], 2, (4, 3), set(), 0.5) == "liar"
+    assert _rule((5, 5), 2, ((1, 5),), MODEL) == (2, 5)
+    # four threes cannot be true with no three in hand and two unseen dice (one of them taken as a three)
+    assert _rule((1, 2), 2, ((4, 3),), MODEL) == "liar"
 
 
 def test_liars_dice_a_called_lie_costs_the_bidder_a_die() -> None:
     from palaestra.envs.games import liars_dice
 
-    data = {"dice": 2, "threshold": 0.5, "bluff": 0.0, "reads": False, "tape": 11, "oracle_turns": 1}
+    data = {"dice": 2, "opponent_dice": 2, "tape": 11, "oracle_turns": 1}
     mine, theirs = liars_dice._roll(data, 0, 2, 2)
     face = mine[0]
     shown = mine.count(face) + theirs.count(face)
@@ -225,7 +225,7 @@ def test_liars_dice_refuses_bids_that_do_not_raise() -> None:
     problem = source.sample(4, 0)
     state = source.initial_state(problem)
     assert "no bid to call" in source.play(problem, state, "liar").observation
-    assert "only 10 dice" in source.play(problem, state, "11 sixes").observation
+    assert "only 12 dice" in source.play(problem, state, "13 sixes").observation
     opened = source.play(problem, state, "3 fours")
     if not opened.done and opened.state["bids"]:
         count, face = opened.state["bids"][-1]

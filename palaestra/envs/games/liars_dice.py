@@ -1,31 +1,38 @@
 """Liar's dice, heads-up, against a scripted opponent: bid on the dice under both cups, or call the last bid a lie.
 
-Both players start with the level's number of six-sided dice. Each round both roll in secret (the rolls come from
-a tape drawn with the problem, keyed by the round and the dice left, so a replay rolls the same); the model sees
-its own dice only. Players alternate bids, starting with the loser of the last round (the model starts the first):
-a bid ``3 fives`` claims that at least three dice of both cups show a five (no face is wild); each bid must raise
-the last one (a higher count, or the same count of a higher face). Instead of bidding, the player to act may
-call ``liar``: the cups are lifted, and the bidder loses a die if the bid was false, else the caller does. Whoever
-loses all their dice loses the game; the reward is 1 when the model wins, else 0.
+The model starts with the level's dice, the opponent with one or two more (the handicap). Each round both roll in
+secret (the rolls come from a tape drawn with the problem, keyed by the round and the dice left, so a replay rolls
+the same); the model sees its own dice only. Players alternate bids, starting with the loser of the last round (the
+model starts the first): a bid ``3 fives`` claims that at least three dice of both cups show a five (no face is
+wild); each bid must raise the last one (a higher count, or the same count of a higher face). Instead of bidding,
+the player to act may call ``liar``: the cups are lifted, and the bidder loses a die if the bid was false, else the
+caller does. Whoever loses all their dice loses the game; the reward is 1 when the model wins, else 0.
 
-The opponent plays by a rule the prompt states, from its own dice: it calls when the chance that the bid is true
-(its own dice counted, each of the model's dice a one-in-six chance) is below its threshold; otherwise it makes,
-of the smallest raise on each face, the one most likely true (the higher face on a tie); at the lower levels it
-sometimes raises at random among those instead (a bluff). Its threshold rises and its bluffs fade with the level.
-A uniformly random legal player loses almost every game (a random raise is usually an absurd claim, and is
-called). The oracle sees both cups and searches each round's bids against the opponent's rule (which is
-deterministic given the tape), so it never loses a round it can win; the generator keeps games it wins. The honest
-player (:meth:`LiarsDice.honest_move`) uses its own dice and the opponent's bids (a face the opponent bid is taken
-as one it holds at least one of): it calls when the bid is less than 40% likely true, else makes the smallest
-raise most likely true; it wins about half the games or more at every level (the declared share is 30%).
+The opponent plays by a deterministic rule the prompt states, from its own dice: each of the model's dice is a
+one-in-six chance on a face, except that a face the model switched to this round (its opening, or a bid on another
+face than the bid before) counts one sure die; of the smallest raise on each face it picks the one most likely
+true, and it calls the last bid when that bid is more likely false than its pick is true, else bids the pick. So it
+calls over-bids, and its own bids are ones its dice make likely: calling blindly loses, and so does bidding blindly
+(it calls a bid its dice make unlikely). Only a face the model switches to is believed, so echoing the opponent's
+face does not feed it; the handicap keeps the bluffs a fixed rule can make (open on sixes, then call) from paying.
+The oracle sees both cups and searches each round's bids against the rule, so it never loses a round it can win;
+the generator keeps games it wins. The honest player (:func:`_honest_choice`) sees only its dice and the bids: it
+keeps the opponent's hands the rule would have bid this way, weighs them by their rolls, and picks the move most
+likely to win the round two of its own moves ahead (the declared share is 60% of the games a level).
+v1's opponent raised whenever the bid was likely enough, into bids that were often false, so timing rules matched
+an honest player (100 seeds a level): "open with your commonest face, then call" won 0.76/0.66/0.41/0.51/0.25 and
+"open, raise the last count by one, then call" 0.43/0.23/0.62/0.43/0.60, against v1's honest player's
+0.70/0.71/0.55/0.57/0.49; in v2 every declared timing rule wins at most 0.28 a level (most under 0.2), random legal
+play none, the honest player 0.83/0.86/0.97/0.83/0.91.
 
-Levels add dice (2 to 5 each) and sharpen the opponent. The difficulty measure is the dice per player plus the
-opponent's threshold times four plus a tenth of the turns the oracle takes to win.
+Levels add dice (3 to 5 for the model) and the handicap (one die, two from level 3). The difficulty measure is the
+opponent's dice plus twice the handicap plus a tenth of the turns the oracle takes to win.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import random
 import re
@@ -33,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, retry
-from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng, tape_uniform
+from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.normalize import read_answer
 
 FACE_WORDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
@@ -50,66 +57,64 @@ _COUNTS = re.compile(r"You have (\d+) dic?e, the opponent (\d+)")
 _BIDS_LINE = re.compile(r"Bids this round: ([^.]*)\.")
 _BID_ITEM = re.compile(r"(\d+) (\w+) by (you|the opponent)")
 SLIPS = 3
-HONEST_CALL = 0.4  # the honest player calls a bid less likely true than this
+HONEST_DEPTH = 2  # the honest player looks this many of its own moves ahead
 MODEL, OPPONENT = 0, 1
 
 
 @register
 class LiarsDice(MultiTurnTask):
     id = "games/liars_dice"
+    version = 2  # v2: the opponent calls a bid likelier false than its best raise is true; it has more dice
     family = "games"
     description = "Heads-up liar's dice against a scripted bidder: raise or call, seeing only your own dice."
     tags = ("games", "multi-turn", "two-player", "dice", "imperfect-information", "probability")
     one_move_per_turn = True
     hidden_information = True  # the opponent's dice
-    honest_win_share = 0.3  # the honest player wins about 50-75% of the games per level
+    honest_win_share = 0.6  # the honest player wins about 75-95% of the games per level
 
     @dataclass(frozen=True)
     class Config:
-        dice: int
-        threshold: float  # the opponent calls a bid less likely true than this
-        bluff: float  # chance the opponent raises at random among the smallest raises
-        reads: bool  # whether the opponent takes a face the model bid as one the model holds
+        dice: int  # the model's dice at the start
+        opponent_dice: int  # the opponent's: one or two more (the level's handicap)
 
-    presets = (Config(2, 0.2, 0.3, False), Config(3, 0.3, 0.2, False), Config(3, 0.4, 0.1, True),
-               Config(4, 0.45, 0.05, True), Config(5, 0.45, 0.0, True))
-    bounded = "the oracle's search over each round's bids grows with the dice; five each is the last level kept cheap"
+    presets = (Config(3, 4), Config(4, 5), Config(5, 6), Config(4, 6), Config(5, 7))
+    bounded = "the oracle's search and the honest player's count of the opponent's hands grow with the dice"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> dict[str, Any] | None:
-            data: dict[str, Any] = {"dice": config.dice, "threshold": config.threshold, "bluff": config.bluff,
-                                    "reads": config.reads, "tape": rng.getrandbits(48)}
+            data: dict[str, Any] = {"dice": config.dice, "opponent_dice": config.opponent_dice,
+                                    "tape": rng.getrandbits(48)}
             turns = _oracle_turns(data)
             return None if turns is None else {**data, "oracle_turns": turns}
 
         data = retry(draw, what="a game the oracle wins")
-        bluff = (f" With chance {round(100 * config.bluff)}% it raises instead to one of those smallest raises at "
-                 "random (a bluff)." if config.bluff else "")
         start = _start(data)
         prompt = (
-            f"Let's play liar's dice. We each start with {config.dice} six-sided dice. Each round we both roll in "
-            "secret; you see only your own dice. Starting with the loser of the last round (you start the first), "
-            "we take turns to bid or call. A bid such as 3 fives claims that at least 3 of all the dice on the "
-            "table show a five (no face is wild); each bid must raise the last one: a higher count, or the same "
-            "count of a higher face. Instead of bidding you may call the last bid a lie (write: liar). The dice are "
-            "then shown: if the bid was false its bidder loses a die, else the caller does. Whoever loses all "
-            "their dice loses the game; only a win scores.\n"
-            "The opponent counts its own dice and gives each of yours a one-in-six chance of showing a face: it "
-            f"calls when the last bid is less than {round(100 * config.threshold)}% likely true; otherwise it "
-            "makes, of the smallest raise on each face, the one most likely true (the higher face on a tie)."
-            + (" It takes each face you bid this round as one you hold at least one of." if config.reads else "")
-            + bluff + "\n\n" + _situation(data, start) + "\n"
+            f"Let's play liar's dice. You start with {config.dice} six-sided dice, the opponent with "
+            f"{config.opponent_dice}. Each round we both roll in secret; you see only your own dice. Starting with "
+            "the loser of the last round (you start the first), we take turns to bid or call. A bid such as 3 fives "
+            "claims that at least 3 of all the dice on the table show a five (no face is wild); each bid must raise "
+            "the last one: a higher count, or the same count of a higher face. Instead of bidding you may call the "
+            "last bid a lie (write: liar). The dice are then shown: if the bid was false its bidder loses a die, "
+            "else the caller does. Whoever loses all their dice loses the game; only a win scores.\n"
+            "The opponent plays by this rule. It counts its own dice and gives each of yours a one-in-six chance "
+            "of showing a face, except that it takes each face you switch to this round (a bid of yours on another "
+            "face than the bid before it, or your opening bid) as one you hold at least one of. Of the smallest "
+            "raise on each face it picks the one most likely true (the higher face on a tie); it calls the last "
+            "bid when that bid is more likely false than its pick is true, else it bids its pick (and it opens a "
+            "round with its pick).\n\n" + _situation(data, start) + "\n"
             "Each turn, write a bid (for example: 2 fours) or liar."
         )
         return Problem(prompt=prompt, answer=None, data=data)
 
     def max_turns(self, problem: Problem) -> int:
-        dice = problem.data["dice"]
-        return (2 * dice - 1) * 6 * dice + SLIPS
+        total = problem.data["dice"] + problem.data["opponent_dice"]
+        return (total - 1) * (3 * total + 1) + SLIPS  # every round lost by one die, every bid made
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
-        return data["dice"] + 4 * data["threshold"] + data["oracle_turns"] / 10
+        handicap = data["opponent_dice"] - data["dice"]
+        return data["opponent_dice"] + 2 * handicap + data["oracle_turns"] / 10
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return _start(problem.data)
@@ -149,23 +154,56 @@ class LiarsDice(MultiTurnTask):
         return bids + (["liar"] if last else [])
 
     def heuristics(self) -> dict[str, Policy]:
+        def timing(own_bids: float, how: str) -> Policy:
+            """Open with your most common face (``how`` "six": with sixes); make ``own_bids`` bids a round, each
+            the smallest raise on that face (``how`` "echo": the last bid's count plus one), then call."""
+            def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+                mine, _ = _roll(problem.data, state["round"], state["mine"], state["theirs"])
+                made = sum(1 for i in range(len(state["bids"])) if _bidder(state, i) == MODEL)
+                if state["bids"] and made >= own_bids:
+                    return "liar"
+                last = tuple(state["bids"][-1]) if state["bids"] else None
+                face = 6 if how == "six" else max(range(1, 7), key=lambda f: (mine.count(f), f))
+                if last is None:
+                    bid = (max(1, mine.count(face)), face)
+                else:
+                    bid = (last[0] + 1, last[1]) if how == "echo" else _smallest_raise(last, face)
+                return "liar" if bid[0] > state["mine"] + state["theirs"] else _bid_text(bid)
+            return policy
+
+        def up_to_expected(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+            mine, _ = _roll(problem.data, state["round"], state["mine"], state["theirs"])
+            face = max(range(1, 7), key=lambda f: (mine.count(f), f))
+            last = tuple(state["bids"][-1]) if state["bids"] else None
+            bid = _smallest_raise(last, face)
+            if last is not None and bid[0] > mine.count(face) + state["theirs"] / 6:
+                return "liar"
+            return _bid_text(bid)
+
         return {
-            "call every bid (open with one of your most common face)":
-                lambda problem, state, history, rng: "liar" if state["bids"] else _open_text(problem.data, state),
-            "raise the count by one on the same face (open with your most common face)":
-                lambda problem, state, history, rng: _plus_one(problem.data, state),
+            "call every bid (open with your most common face)": timing(0, "face"),
+            "bid once on your most common face, then call": timing(1, "face"),
+            "bid twice on your most common face, then call": timing(2, "face"),
+            "bid three times on your most common face, then call": timing(3, "face"),
+            "bid twice (the last bid's count plus one), then call": timing(2, "echo"),
+            "always raise the last bid's count by one": timing(math.inf, "echo"),
+            "always make the smallest raise on your most common face": timing(math.inf, "face"),
+            "bid your most common face up to its expected count, then call": up_to_expected,
+            "bid once on sixes, then call": timing(1, "six"),
         }
 
     def honest_move(self, view: View) -> str:
-        """Own dice, the dice left and this round's bids from the latest situation; call a bid less than 40% likely
-        true (a face the opponent bid counts as one it holds), else the smallest raise most likely true."""
+        """Own dice, the dice left and this round's bids from the latest situation; the opponent's hands that
+        its stated rule would have bid this way, each weighed by its chance; the move most likely to win the round
+        looking two of its own moves ahead (see :func:`_honest_choice`)."""
         text = next(t for t in reversed([view.prompt, *view.observations]) if _DICE_LINE.search(t))
-        mine = [int(d) for d in _DICE_LINE.findall(text)[-1].split()]
+        mine = tuple(int(d) for d in _DICE_LINE.findall(text)[-1].split())
         theirs = int(_COUNTS.findall(text)[-1][1])
         bids_text = _BIDS_LINE.findall(text)[-1]
-        bids = [((int(n), FACE_WORDS.index(f) + 1), who) for n, f, who in _BID_ITEM.findall(bids_text)]
-        held = {bid[1] for bid, who in bids if who == "the opponent"}
-        return _move_text(_reasoned_choice(mine, theirs, bids[-1][0] if bids else None, held, HONEST_CALL))
+        items = _BID_ITEM.findall(bids_text)
+        bids = tuple((int(n), FACE_WORDS.index(f) + 1) for n, f, _ in items)
+        starter = OPPONENT if items and items[0][2] == "the opponent" else MODEL
+        return _move_text(_honest_choice(mine, theirs, bids, starter))
 
 
 def read_move(move: str) -> Any:
@@ -208,6 +246,15 @@ def _all_bids(total: int) -> list[tuple[int, int]]:
     return [(count, face) for count in range(1, total + 1) for face in range(1, 7)]
 
 
+def _smallest_raise(last: tuple[int, int] | None, face: int) -> tuple[int, int]:
+    return (1 if last is None else last[0] + (0 if face > last[1] else 1), face)
+
+
+def _smallest_raises(last: tuple[int, int] | None, total: int) -> list[tuple[int, int]]:
+    """The smallest raise on each face that fits the dice on the table."""
+    return [bid for bid in (_smallest_raise(last, face) for face in range(1, 7)) if bid[0] <= total]
+
+
 # --- the game -----------------------------------------------------------------------------------------------
 # state: mine, theirs (dice left), round (index), bids (this round's bids, [count, face]), starter (who bid first
 # this round), said_round (the bidders of this round, for the record)
@@ -226,7 +273,7 @@ def _cups(tape: int, round_: int, mine: int, theirs: int) -> tuple[tuple[int, ..
 
 
 def _start(data: dict[str, Any]) -> dict[str, Any]:
-    return {"mine": data["dice"], "theirs": data["dice"], "round": 0, "bids": [], "starter": MODEL}
+    return {"mine": data["dice"], "theirs": data["opponent_dice"], "round": 0, "bids": [], "starter": MODEL}
 
 
 def _situation(data: dict[str, Any], state: dict[str, Any]) -> str:
@@ -238,7 +285,11 @@ def _situation(data: dict[str, Any], state: dict[str, Any]) -> str:
 
 
 def _bidder(state: dict[str, Any], index: int) -> int:
-    return state["starter"] if index % 2 == 0 else 1 - state["starter"]
+    return _bidder_of(state["starter"], index)
+
+
+def _bidder_of(starter: int, index: int) -> int:
+    return starter if index % 2 == 0 else 1 - starter
 
 
 def _true_count(data: dict[str, Any], state: dict[str, Any], face: int) -> int:
@@ -291,41 +342,38 @@ def _tail_cached(needed: int, dice: int) -> float:
     return sum(math.comb(dice, k) * (1 / 6) ** k * (5 / 6) ** (dice - k) for k in range(needed, dice + 1))
 
 
-def _reasoned_choice(own: list[int], unseen: int, last: tuple[int, int] | None, held: set[int],
-                     threshold: float) -> Any:
-    """Call when ``last`` is less likely true than ``threshold`` (own dice counted, each unseen die one in six;
-    a face in ``held`` counts one more sure die among the unseen); else, of the smallest raise on each face, the one
-    most likely true (the higher face on a tie)."""
+def _switched(bids: tuple[tuple[int, int], ...], starter: int) -> frozenset[int]:
+    """The faces the model switched to this round: its bids on another face than the bid before, and its opening."""
+    return frozenset(bid[1] for i, bid in enumerate(bids)
+                     if _bidder_of(starter, i) == MODEL and (i == 0 or bids[i - 1][1] != bid[1]))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _rule(own: tuple[int, ...], unseen: int, bids: tuple[tuple[int, int], ...], starter: int) -> Any:
+    """The opponent's stated rule from its dice ``own`` facing ``unseen`` dice of the model: of the smallest raise
+    on each face, the one most likely true (the higher face on a tie); a call when the last bid is more likely false
+    than that raise is true. A face the model switched to counts one sure die among the unseen. (Cached: the honest
+    player asks it for every hand the opponent may hold.)"""
+    switched = _switched(bids, starter)
+
     def chance(bid: tuple[int, int]) -> float:
         count, face = bid
-        sure = own.count(face) + (1 if face in held and unseen else 0)
-        return _tail(count - sure, unseen - (1 if face in held and unseen else 0))
+        sure = 1 if face in switched and unseen else 0
+        return _tail(count - own.count(face) - sure, unseen - sure)
 
-    if last is not None and chance(last) < threshold:
-        return "liar"
-    options = []
-    for face in range(1, 7):
-        count = 1 if last is None else last[0] + (0 if face > last[1] else 1)
-        if count <= len(own) + unseen:
-            options.append((count, face))
+    last = bids[-1] if bids else None
+    options = _smallest_raises(last, len(own) + unseen)
     if not options:
         return "liar"
-    return max(options, key=lambda bid: (chance(bid), bid[1]))
+    pick = max(options, key=lambda bid: (chance(bid), bid[1]))
+    if last is not None and 1 - chance(last) > chance(pick):
+        return "liar"
+    return pick
 
 
 def _opponent_choice(data: dict[str, Any], state: dict[str, Any]) -> Any:
-    _, theirs = _roll(data, state["round"], state["mine"], state["theirs"])
-    last = tuple(state["bids"][-1]) if state["bids"] else None
-    held = {bid[1] for i, bid in enumerate(state["bids"]) if _bidder(state, i) == MODEL} if data["reads"] else set()
-    choice = _reasoned_choice(theirs, state["mine"], last, held, data["threshold"])  # type: ignore[arg-type]
-    if choice != "liar" and data["bluff"] and \
-            tape_uniform(LiarsDice.id, data["tape"], "bluff", state["round"], len(state["bids"])) < data["bluff"]:
-        total = state["mine"] + state["theirs"]
-        options = [(1 if last is None else last[0] + (0 if face > last[1] else 1), face) for face in range(1, 7)]
-        options = [bid for bid in options if bid[0] <= total]
-        pick = tape_uniform(LiarsDice.id, data["tape"], "pick", state["round"], len(state["bids"]))
-        choice = options[int(pick * len(options))]
-    return choice
+    _, theirs = _cups(data["tape"], state["round"], state["mine"], state["theirs"])
+    return _rule(theirs, state["mine"], tuple(tuple(bid) for bid in state["bids"]), state["starter"])
 
 
 # --- players ------------------------------------------------------------------------------------------------
@@ -366,7 +414,8 @@ def _winning(data: dict[str, Any], state: dict[str, Any], depth: int) -> Any:
 def _oracle_turns(data: dict[str, Any]) -> int | None:
     """The turns the oracle takes to win the game, or None when it loses."""
     state = _start(data)
-    for turn in range(1, 6 * data["dice"] * 2 * data["dice"]):
+    total = data["dice"] + data["opponent_dice"]
+    for turn in range(1, (total - 1) * (3 * total + 1) + 1):
         state = _model_turn(data, state, _seer_choice(data, state))[0]
         if state["theirs"] == 0:
             return turn
@@ -375,16 +424,50 @@ def _oracle_turns(data: dict[str, Any]) -> int | None:
     return None
 
 
-def _open_text(data: dict[str, Any], state: dict[str, Any]) -> str:
-    mine, _ = _roll(data, state["round"], state["mine"], state["theirs"])
-    face = max(range(1, 7), key=lambda f: (mine.count(f), f))
-    return _bid_text((max(1, mine.count(face)), face))
+@functools.lru_cache(maxsize=16)
+def _hands(dice: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every sorted hand of ``dice`` dice with the number of rolls showing it."""
+    hands = []
+    for hand in itertools.combinations_with_replacement(range(1, 7), dice):
+        rolls = math.factorial(dice)
+        for face in set(hand):
+            rolls //= math.factorial(hand.count(face))
+        hands.append((hand, rolls))
+    return tuple(hands)
 
 
-def _plus_one(data: dict[str, Any], state: dict[str, Any]) -> str:
-    if not state["bids"]:
-        return _open_text(data, state)
-    count, face = state["bids"][-1]
-    if count + 1 > state["mine"] + state["theirs"]:
-        return "liar"
-    return _bid_text((count + 1, face))
+def _honest_choice(mine: tuple[int, ...], unseen: int, bids: tuple[tuple[int, int], ...], starter: int) -> Any:
+    """The honest player: the opponent's possible hands, each weighed by its rolls, kept when the stated rule bids
+    as the opponent bid this round; then the move most likely to win the round, looking ``HONEST_DEPTH`` of its own
+    moves ahead (each opponent reply read from the rule; past the horizon it calls), among a call and the smallest
+    raise on each face."""
+    theirs = [i for i in range(len(bids)) if _bidder_of(starter, i) == OPPONENT]
+    hands = [(hand, rolls) for hand, rolls in _hands(unseen)
+             if all(_rule(hand, len(mine), bids[:i], starter) == bids[i] for i in theirs)]
+
+    Hands = list[tuple[tuple[int, ...], int]]
+
+    def call_wins(last: tuple[int, int], hands: Hands) -> int:
+        count, face = last
+        return sum(rolls for hand, rolls in hands if mine.count(face) + hand.count(face) < count)
+
+    def best(bids: tuple[tuple[int, int], ...], hands: Hands, depth: int) -> tuple[int, Any]:
+        """(rolls of ``hands`` where the best move wins the round, that move)."""
+        top: tuple[int, Any] = (call_wins(bids[-1], hands), "liar") if bids else (-1, None)
+        for bid in _smallest_raises(bids[-1] if bids else None, len(mine) + unseen):
+            after = (*bids, bid)
+            won = 0
+            replies: dict[tuple[int, int], Hands] = {}
+            for hand, rolls in hands:
+                reply = _rule(hand, len(mine), after, starter)
+                if reply == "liar":
+                    won += rolls if mine.count(bid[1]) + hand.count(bid[1]) >= bid[0] else 0
+                else:
+                    replies.setdefault(reply, []).append((hand, rolls))
+            for reply, group in replies.items():
+                won += call_wins(reply, group) if depth <= 1 else best((*after, reply), group, depth - 1)[0]
+            if won > top[0]:
+                top = (won, bid)
+        return top
+
+    return best(bids, hands or list(_hands(unseen)), HONEST_DEPTH)[1]
