@@ -66,3 +66,13 @@ def test_breakthrough_reads_a_move_named_in_a_sentence() -> None:
         assert _read_move(said, 5, 5) == (6, 12), said
     for hedge in ("b2-c3 or b2-b3", "I won't play b2-c3", "I play b2-c3. Or b2-b3."):
         assert _read_move(hedge, 5, 5) is None, hedge
+
+
+def test_liars_dice_reads_a_bid_named_in_a_sentence() -> None:
+    from palaestra.envs.games.liars_dice import read_move
+
+    for said, move in (("I bid 3 fives.", (3, 5)), ("My bid is 3 fives", (3, 5)), ("I'll raise to 4 sixes", (4, 6)),
+                       ("I call liar", "liar")):
+        assert read_move(said) == move, said
+    for hedge in ("3 fives or liar", "I won't bid 3 fives", "I bid 3 fives. Actually liar."):
+        assert read_move(hedge) is None, hedge

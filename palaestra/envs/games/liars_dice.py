@@ -41,7 +41,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, retry
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.moves import read_move_answer
 
 FACE_WORDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 _SINGULAR = ("one", "two", "three", "four", "five", "six")
@@ -49,7 +49,7 @@ _NUMBER_WORDS = {w: i + 1 for i, w in enumerate(_SINGULAR)} | {"seven": 7, "eigh
 _FACE = {**{w: i + 1 for i, w in enumerate(FACE_WORDS)}, **{w: i + 1 for i, w in enumerate(_SINGULAR)},
          **{f"{i + 1}s": i + 1 for i in range(6)}, **{f"{i + 1}'s": i + 1 for i in range(6)},
          **{str(i + 1): i + 1 for i in range(6)}}
-_BID = re.compile(r"^(?:i )?(?:bid |raise to |raise )?(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
+_BID = re.compile(r"^(?:bid |raise to |raise )?(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
                   r" ?(?:x ?|× ?)?(ones|twos|threes|fours|fives|sixes|one|two|three|four|five|six|[1-6]'?s|[1-6])$")
 _CALL = ("liar", "call", "i call", "call liar", "challenge", "i challenge", "liar!", "you are lying", "call the bid")
 _DICE_LINE = re.compile(r"Your dice: ([1-6 ]+)\.")
@@ -226,7 +226,7 @@ def read_move(move: str) -> Any:
         count = _NUMBER_WORDS[count_text] if count_text in _NUMBER_WORDS else int(count_text)
         return (count, _FACE[face_text]) if count >= 1 else None
 
-    return read_answer(move, read)
+    return read_move_answer(move, read)
 
 
 def _bid_text(bid: tuple[int, int]) -> str:
