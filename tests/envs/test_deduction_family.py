@@ -279,7 +279,7 @@ def _rank_over_rationals(rows):
     return rank
 
 
-def test_venn_counts_modular_span_agrees_with_rational_rank_and_no_fact_is_spare():
+def test_venn_counts_modular_span_agrees_with_rational_rank_and_no_needed_fact_is_spare():
     from palaestra.envs.deduction.venn_counts import _vector
 
     source = make_source("deduction/venn_counts")
@@ -287,10 +287,11 @@ def test_venn_counts_modular_span_agrees_with_rational_rank_and_no_fact_is_spare
         for seed in range(10):
             problem = source.sample(level, seed)
             g, facts, question = problem.data["groups"], problem.data["facts"], problem.data["question"]
-            rows = [_vector(f, g) for f in facts]
+            rows = [_vector(facts[i], g) for i in problem.data["needed"]]  # v3 also states facts not needed
+            assert len(rows) < len(facts)
             target = _vector(question, g)
             assert _rank_over_rationals(rows + [target]) == _rank_over_rationals(rows)  # determined
-            for i in range(len(rows)):  # every fact is needed
+            for i in range(len(rows)):  # every needed fact is needed
                 rest = rows[:i] + rows[i + 1:]
                 assert _rank_over_rationals(rest + [target]) > _rank_over_rationals(rest)
 
