@@ -1,0 +1,105 @@
+"""Red-team round 37 (second look), operations / economics / physics / chemistry: one-clause-blind policies.
+
+A correct solver that ignores one clause of the prompt must not be rewarded:
+
+- operations/generalized_assignment v5: ignoring the capacities (every task to its cheapest agent) was optimal in
+  0.28 and 0.30 of levels 0 and 1 -> 0 at every level (the capacities always bind).
+- operations/project_crashing v3: ignoring the max crash (each activity may crash down to one day) gave an
+  optimal plan within the limits in 0.18, 0.18 and 0.23 of levels 0 to 2 -> 0 (the limits always bind).
+- economics/amortisation v3: the unrounded payment answered 0.33 and 0.10 of the total-interest questions of
+  levels 1 and 2; interest rounded to the cent every month (ruled out by the prompt) 0.71, 0.38 and 0.14 of the
+  balance questions of levels 2 to 4 -> 0 (problems where the rounding rule does not change the cents are redrawn).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import palaestra.envs.economics.amortisation as am
+import palaestra.envs.operations.project_crashing as pc
+from palaestra.core.registry import make_source
+
+SEEDS = range(25)
+
+
+def _share(env: str, policy, levels=range(5)) -> float:
+    source = make_source(env)
+    right = asked = 0
+    for level in levels:
+        for seed in SEEDS:
+            problem = source.sample(level, seed)
+            answer = policy(problem)
+            if answer is None:
+                continue
+            asked += 1
+            right += source.verify(problem, answer).reward >= 0.999
+    return right / max(asked, 1)
+
+
+def _reference(env: str, levels=range(5)) -> None:
+    source = make_source(env)
+    for level in levels:
+        for seed in range(10):
+            problem = source.sample(level, seed)
+            assert source.verify(problem, problem.answer).reward == 1.0, (env, level, seed)
+
+
+def _capacity_blind(problem):
+    cost = problem.data["cost"]
+    return ", ".join(f"T{j + 1} = A{min(range(len(cost)), key=lambda i: cost[i][j]) + 1}"
+                     for j in range(len(cost[0])))
+
+
+def test_generalized_assignment_capacity_blind_never_right():
+    assert _share("operations/generalized_assignment", _capacity_blind, levels=range(3)) == 0
+
+
+def test_generalized_assignment_reference_solves():
+    _reference("operations/generalized_assignment")
+
+
+def _limit_blind(problem):
+    data = problem.data
+    unlimited = pc.Network(data["duration"], [d - 1 for d in data["duration"]], data["cost"], data["preds"])
+    days, _, _ = pc.optimal_crash(unlimited, data["deadline"])
+    return pc._spelled(pc._names(problem), days)
+
+
+def test_project_crashing_limit_blind_never_right():
+    assert _share("operations/project_crashing", _limit_blind, levels=range(3)) == 0
+
+
+def test_project_crashing_reference_solves():
+    _reference("operations/project_crashing")
+
+
+def _unrounded_payment(problem):
+    data = problem.data
+    principal, rate, periods = data["principal"], Fraction(data["rate"]), data["periods"]
+    payment = am.level_payment(principal, rate, periods)
+    if data["mode"] == "interest":
+        return am.cents_text(am.to_cents(payment * periods - principal))
+    if data["mode"] == "balance":
+        return am.cents_text(am.to_cents(am.balance_after(principal, rate, payment, data["paid"])))
+    return None
+
+
+def _rounded_every_period(problem):
+    data = problem.data
+    if data["mode"] != "balance":
+        return None
+    principal, rate, periods = data["principal"], Fraction(data["rate"]), data["periods"]
+    balance = Fraction(principal)
+    payment = am.to_cents(am.level_payment(principal, rate, periods))
+    for _ in range(data["paid"]):
+        balance = am.to_cents(balance * (1 + rate)) - payment
+    return am.cents_text(am.to_cents(balance))
+
+
+def test_amortisation_rounding_blind_never_right():
+    assert _share("economics/amortisation", _unrounded_payment) == 0
+    assert _share("economics/amortisation", _rounded_every_period, levels=range(2, 5)) == 0
+
+
+def test_amortisation_reference_solves():
+    _reference("economics/amortisation")
