@@ -9,6 +9,9 @@ A correct solver that ignores one clause of the prompt must not be rewarded:
 - economics/amortisation v3: the unrounded payment answered 0.33 and 0.10 of the total-interest questions of
   levels 1 and 2; interest rounded to the cent every month (ruled out by the prompt) 0.71, 0.38 and 0.14 of the
   balance questions of levels 2 to 4 -> 0 (problems where the rounding rule does not change the cents are redrawn).
+- economics/dominance v4: weak dominance (ignoring "strictly"; payoff ties are common) answered 0.62, 0.55, 0.42,
+  0.42 and 0.22 of levels 0 to 4 -> 0 (some survivor is always weakly dominated among the survivors); one round of
+  elimination 0.27, 0.17 and 0.12 of levels 0 to 2 -> 0 (it never leaves the survivors).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import palaestra.envs.economics.amortisation as am
+import palaestra.envs.economics.dominance as dom
 import palaestra.envs.operations.project_crashing as pc
 from palaestra.core.registry import make_source
 
@@ -103,3 +107,39 @@ def test_amortisation_rounding_blind_never_right():
 
 def test_amortisation_reference_solves():
     _reference("economics/amortisation")
+
+
+def _weak_dominance(problem):
+    """Iterated elimination of weakly dominated strategies, the first one found each time."""
+    a, b = problem.data["row_payoffs"], problem.data["column_payoffs"]
+    rows, columns = list(range(len(a))), list(range(len(a[0])))
+
+    def dominated(mine, theirs, pay):
+        return next((s for s in mine for t in mine if t != s and all(pay(t, o) >= pay(s, o) for o in theirs)
+                     and any(pay(t, o) > pay(s, o) for o in theirs)), None)
+
+    while True:
+        row = dominated(rows, columns, lambda r, c: a[r][c])
+        if row is not None:
+            rows.remove(row)
+            continue
+        column = dominated(columns, rows, lambda c, r: b[r][c])
+        if column is None:
+            break
+        columns.remove(column)
+    return ", ".join([chr(ord("A") + r) for r in rows] + [str(c + 1) for c in columns])
+
+
+def _one_round(problem):
+    a, b = problem.data["row_payoffs"], problem.data["column_payoffs"]
+    rows, columns = dom.eliminate(a, b, rounds=1)
+    return ", ".join([chr(ord("A") + r) for r in rows] + [str(c + 1) for c in columns])
+
+
+def test_dominance_weak_dominance_and_one_round_never_right():
+    assert _share("economics/dominance", _weak_dominance) == 0
+    assert _share("economics/dominance", _one_round, levels=range(3)) == 0
+
+
+def test_dominance_reference_solves():
+    _reference("economics/dominance")
