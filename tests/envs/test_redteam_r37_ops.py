@@ -12,6 +12,8 @@ A correct solver that ignores one clause of the prompt must not be rewarded:
 - economics/dominance v4: weak dominance (ignoring "strictly"; payoff ties are common) answered 0.62, 0.55, 0.42,
   0.42 and 0.22 of levels 0 to 4 -> 0 (some survivor is always weakly dominated among the survivors); one round of
   elimination 0.27, 0.17 and 0.12 of levels 0 to 2 -> 0 (it never leaves the survivors).
+- economics/nash_pure v4: listing only the strict equilibria (a tie read as a gain, ignoring "strictly") answered
+  0.38, 0.28, 0.40, 0.33 and 0.23 of levels 0 to 4 -> only the games without an equilibrium (about 0.07).
 """
 
 from __future__ import annotations
@@ -143,3 +145,24 @@ def test_dominance_weak_dominance_and_one_round_never_right():
 
 def test_dominance_reference_solves():
     _reference("economics/dominance")
+
+
+def _strict_equilibria(problem):
+    a, b = problem.data["row_payoffs"], problem.data["column_payoffs"]
+    cells = [f"{chr(ord('A') + i)}{j + 1}" for i in range(len(a)) for j in range(len(a[0]))
+             if all(a[i][j] > a[k][j] for k in range(len(a)) if k != i)
+             and all(b[i][j] > b[i][k] for k in range(len(a[0])) if k != j)]
+    return ", ".join(cells) or "none"
+
+
+def test_nash_pure_strict_equilibria_only_right_on_none():
+    source = make_source("economics/nash_pure")
+    for level in range(5):
+        for seed in SEEDS:
+            problem = source.sample(level, seed)
+            if problem.data["equilibria"]:
+                assert source.verify(problem, _strict_equilibria(problem)).reward == 0, (level, seed)
+
+
+def test_nash_pure_reference_solves():
+    _reference("economics/nash_pure")
