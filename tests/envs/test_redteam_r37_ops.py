@@ -14,10 +14,14 @@ A correct solver that ignores one clause of the prompt must not be rewarded:
   elimination 0.27, 0.17 and 0.12 of levels 0 to 2 -> 0 (it never leaves the survivors).
 - economics/nash_pure v4: listing only the strict equilibria (a tie read as a gain, ignoring "strictly") answered
   0.38, 0.28, 0.40, 0.33 and 0.23 of levels 0 to 4 -> only the games without an equilibrium (about 0.07).
+- physics/kinematics v6: ignoring "first" (the largest positive root of s = ut + at^2/2) answered 0.72 and 0.81 of
+  the first-time questions of levels 3 and 4 -> 0.14 and 0.15 (the displacement is reached twice in 85% of them).
 """
 
 from __future__ import annotations
 
+import math
+import re
 from fractions import Fraction
 
 import palaestra.envs.economics.amortisation as am
@@ -166,3 +170,24 @@ def test_nash_pure_strict_equilibria_only_right_on_none():
 
 def test_nash_pure_reference_solves():
     _reference("economics/nash_pure")
+
+
+def test_kinematics_largest_root_rarely_right():
+    source = make_source("physics/kinematics")
+    asked = right = 0
+    for level in (3, 4):
+        for seed in range(60):
+            problem = source.sample(level, seed)
+            found = re.search(r"velocity (\S+) m/s and has a constant acceleration of (\S+) m/s\^2.*first equal to "
+                              r"(\S+) m\?", problem.prompt, re.S)
+            if found is None:
+                continue
+            u, a, s = (float(Fraction(x)) for x in found.groups())
+            roots = [(-u + sign * math.sqrt(u * u + 2 * a * s)) / a for sign in (1, -1)]
+            asked += 1
+            right += source.verify(problem, f"{max(roots):.9g}").reward == 1
+    assert asked >= 30 and right / asked <= 0.3
+
+
+def test_kinematics_reference_solves():
+    _reference("physics/kinematics")
