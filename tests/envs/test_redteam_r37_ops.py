@@ -16,6 +16,8 @@ A correct solver that ignores one clause of the prompt must not be rewarded:
   0.38, 0.28, 0.40, 0.33 and 0.23 of levels 0 to 4 -> only the games without an equilibrium (about 0.07).
 - physics/kinematics v6: ignoring "first" (the largest positive root of s = ut + at^2/2) answered 0.72 and 0.81 of
   the first-time questions of levels 3 and 4 -> 0.14 and 0.15 (the displacement is reached twice in 85% of them).
+- chemistry/stoichiometry v2: ignoring the coefficients (a 1 : 1 mole ratio) answered 0.33, 0.33, 0.20, 0.15 and
+  0.03 of levels 0 to 4 -> 0 (the given and wanted coefficients always differ by more than 1%).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import palaestra.envs.economics.amortisation as am
 import palaestra.envs.economics.dominance as dom
 import palaestra.envs.operations.project_crashing as pc
 from palaestra.core.registry import make_source
+from palaestra.envs.chemistry.common import molar_mass, parse_formula
 
 SEEDS = range(25)
 
@@ -191,3 +194,18 @@ def test_kinematics_largest_root_rarely_right():
 
 def test_kinematics_reference_solves():
     _reference("physics/kinematics")
+
+
+def _one_to_one(problem):
+    data = problem.data
+    given, wanted = data["reactants"][data["given"]], data["products"][data["wanted"]]
+    moles = Fraction(data["mass"]) / molar_mass(parse_formula(given))
+    return f"{float(moles * molar_mass(parse_formula(wanted))):.6g} g"
+
+
+def test_stoichiometry_coefficient_blind_never_right():
+    assert _share("chemistry/stoichiometry", _one_to_one) == 0
+
+
+def test_stoichiometry_reference_solves():
+    _reference("chemistry/stoichiometry")
