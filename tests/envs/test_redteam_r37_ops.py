@@ -18,6 +18,9 @@ A correct solver that ignores one clause of the prompt must not be rewarded:
   the first-time questions of levels 3 and 4 -> 0.14 and 0.15 (the displacement is reached twice in 85% of them).
 - chemistry/stoichiometry v2: ignoring the coefficients (a 1 : 1 mole ratio) answered 0.33, 0.33, 0.20, 0.15 and
   0.03 of levels 0 to 4 -> 0 (the given and wanted coefficients always differ by more than 1%).
+- chemistry/empirical_formula v2: dividing the moles by the smallest and rounding (no multiplier) answered 0.78,
+  0.65, 0.38, 0.58 and 0.48 of levels 0 to 4 -> 0.25, 0.15, 0.15, 0.20 and 0.08 (three answers in four have no
+  element of count one).
 """
 
 from __future__ import annotations
@@ -209,3 +212,19 @@ def test_stoichiometry_coefficient_blind_never_right():
 
 def test_stoichiometry_reference_solves():
     _reference("chemistry/stoichiometry")
+
+
+def _rounded_ratio(problem):
+    weights = {m.group(1): Fraction(m.group(2))
+               for m in re.finditer(r"([A-Z][a-z]?) (\d+\.\d+)", problem.prompt.split("atomic weights")[1])}
+    moles = {s: Fraction(p) / weights[s] for s, p in problem.data["percentages"].items()}
+    smallest = min(moles.values())
+    return "".join(f"{s}{round(m / smallest)}" for s, m in moles.items())
+
+
+def test_empirical_formula_rounded_ratio_rarely_right():
+    assert _share("chemistry/empirical_formula", _rounded_ratio) <= 0.3
+
+
+def test_empirical_formula_reference_solves():
+    _reference("chemistry/empirical_formula", levels=range(3))
