@@ -21,6 +21,8 @@ A correct solver that ignores one clause of the prompt must not be rewarded:
 - chemistry/empirical_formula v2: dividing the moles by the smallest and rounding (no multiplier) answered 0.78,
   0.65, 0.38, 0.58 and 0.48 of levels 0 to 4 -> 0.25, 0.15, 0.15, 0.20 and 0.08 (three answers in four have no
   element of count one).
+- operations/vehicle_routing v3: ignoring the street metric (the routes optimal for straight-line distances)
+  answered 0.96, 0.84, 0.84 and 0.80 of levels 0 to 3 -> 0 (such instances are redrawn).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from fractions import Fraction
 import palaestra.envs.economics.amortisation as am
 import palaestra.envs.economics.dominance as dom
 import palaestra.envs.operations.project_crashing as pc
+import palaestra.envs.operations.vehicle_routing as vr
 from palaestra.core.registry import make_source
 from palaestra.envs.chemistry.common import molar_mass, parse_formula
 
@@ -228,3 +231,18 @@ def test_empirical_formula_rounded_ratio_rarely_right():
 
 def test_empirical_formula_reference_solves():
     _reference("chemistry/empirical_formula", levels=range(3))
+
+
+def _straight_lines(problem):
+    points, data = problem.data["points"], problem.data
+    straight = [[round(1000 * math.dist(a, b)) for b in points] for a in points]
+    routes, _ = vr.optimal_routes(straight, data["demand"], data["capacity"])
+    return "\n".join(" ".join(f"C{c}" for c in route) for route in routes)
+
+
+def test_vehicle_routing_straight_lines_never_right():
+    assert _share("operations/vehicle_routing", _straight_lines, levels=range(4)) == 0
+
+
+def test_vehicle_routing_reference_solves():
+    _reference("operations/vehicle_routing")
