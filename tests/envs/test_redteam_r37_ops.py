@@ -23,6 +23,8 @@ A correct solver that ignores one clause of the prompt must not be rewarded:
   element of count one).
 - operations/vehicle_routing v3: ignoring the street metric (the routes optimal for straight-line distances)
   answered 0.96, 0.84, 0.84 and 0.80 of levels 0 to 3 -> 0 (such instances are redrawn).
+- physics/truss (grammar): a naming sentence ("The force in L1L2 is -5 kN.", "Force in member L1L2: -5 kN") was
+  refused; now read, another member's name still wrong.
 """
 
 from __future__ import annotations
@@ -246,3 +248,16 @@ def test_vehicle_routing_straight_lines_never_right():
 
 def test_vehicle_routing_reference_solves():
     _reference("operations/vehicle_routing")
+
+
+def test_truss_reads_a_naming_sentence():
+    source = make_source("physics/truss")
+    for seed in range(5):
+        problem = source.sample(2, seed)
+        member, value = "".join(problem.data["member"]), problem.answer
+        other = "L9U9"
+        assert source.verify(problem, f"The force in {member} is {value} kN.").reward == 1
+        assert source.verify(problem, f"Force in member {member}: {value} kN").reward == 1
+        assert source.verify(problem, f"The force in {other} is {value} kN.").reward == 0
+        assert source.verify(problem, f"The force in {member} is {value} kN or 3").reward == 0
+        assert source.verify(problem, f"The force in {member} is {Fraction(value) + 1} kN.").reward == 0
