@@ -17,6 +17,10 @@ which is drawn in lowest terms (so the level's sizes are the answer's sizes).
 Difficulty: the elements, the atoms of the empirical formula, and the multiplier that turns the smallest
 mole ratio into whole numbers (1 for CH2O, 2 for Fe2O3 from 1 : 1.5).
 
+Version 2: three problems in four draw a formula with no element of count one (Fe2O3, C5H8O2), so dividing every
+element's moles by the smallest and rounding (without looking for the multiplier) is wrong there: that shortcut
+answered 0.78, 0.65, 0.38, 0.58 and 0.48 of levels 0 to 4, now 0.25, 0.15, 0.15, 0.20 and 0.08.
+
 Generation speed: about 370 problems/s at level 4. Each drawn formula is checked for uniqueness by searching every
 formula up to the atom limit whose exact percentages round to the printed ones; the search is kept because it
 proves that the printed percentages pin down one empirical formula.
@@ -47,6 +51,9 @@ from palaestra.verifiers.normalize import read_answer
 
 EXAMPLE = "Y2Se3"  # a fixed placeholder of the right shape: never derived from the answer
 SUBJECTS = ("the empirical formula is", "empirical formula:", "empirical formula =", "the formula is")
+# v2: the share of problems whose answer has no element with one atom (Fe2O3, C5H8O2), so dividing the mole amounts
+# by the smallest and rounding is wrong: that shortcut answered 0.78, 0.65, 0.38, 0.58 and 0.48 of levels 0 to 4
+MULTIPLIED_SHARE = 0.75
 SEARCH_LIMIT = 60  # at least; twice the level's largest carbon count where that is more
 
 
@@ -113,6 +120,7 @@ class EmpiricalFormula(Task):
     family = "chemistry"
     description = "Empirical formula of a compound from its mass percentages (any element order judged)."
     tags = ("chemistry", "science", "math")
+    version = 2  # v2: three answers in four have every count at least 2 (rounding the smallest ratio is wrong)
 
     @dataclass(frozen=True)
     class Config:
@@ -128,6 +136,8 @@ class EmpiricalFormula(Task):
                     limits={"heteroatoms": len(HETEROATOMS), "salts": 0})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        multiplied = rng.random() < MULTIPLIED_SHARE
+
         def draw() -> tuple[str, dict[str, Fraction], set[str]]:
             salt = rng.randrange(4 + config.salts) >= 4  # salts repeat sooner: their share shrinks with the level
             if salt:
@@ -137,8 +147,8 @@ class EmpiricalFormula(Task):
                 formula = organic_formula(rng, config.carbons, config.heteroatoms)
             composition = parse_formula(formula) or {}
             printed = {s: _rounded(p, config.places) for s, p in percentages(composition).items()}
-            if len(composition) < 2:
-                return formula, printed, set()
+            if len(composition) < 2 or (multiplied and min(composition.values()) == 1):
+                return formula, printed, set()  # rejected (v2: every count at least 2 where ``multiplied``)
             return formula, printed, consistent_formulas(printed, config.places, max(SEARCH_LIMIT, 2 * config.carbons))
 
         # Formulas that are their own empirical formula, so a level's sizes are the answers' sizes.

@@ -7,6 +7,11 @@ mass of one product. The exact answer is the rational m / M_reactant * (c_produc
 M_product; an answer within the relative tolerance the prompt states (0.5%, so rounding the molar masses to
 two decimals stays right) is accepted, applied exactly with :class:`palaestra.verifiers.numeric.Tolerance`.
 
+Version 2: the given reactant and the wanted product are drawn among the pairs whose coefficients differ by more
+than 1% (twice the tolerance), the reaction redrawn when there is none, so ignoring the coefficients (a 1 : 1 mole
+ratio) or turning their ratio upside down is never accepted; the 1 : 1 ratio answered 0.33, 0.33, 0.20, 0.15 and
+0.03 of levels 0 to 4 before.
+
 Difficulty: the atoms of the equation's species (the equation to read), the binary digits of the two
 coefficients used, and the significant digits of the given mass.
 """
@@ -16,7 +21,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.chemistry.common import (
     ReactionConfig,
@@ -41,6 +46,7 @@ class Stoichiometry(Task):
     family = "chemistry"
     description = "Grams of a product from grams of one reactant through a balanced equation (0.5% tolerance)."
     tags = ("chemistry", "science", "math")
+    version = 2  # v2: the given and the wanted species' coefficients always differ (the 1 : 1 ratio is wrong)
 
     Config = ReactionConfig
 
@@ -49,9 +55,15 @@ class Stoichiometry(Task):
     growth = Growth(steps={"carbons": 8, "salts": -2, "digits": 1}, limits={"salts": 0, "digits": 8})
 
     def generate(self, rng: random.Random, config: ReactionConfig) -> Problem:
-        reactants, products, kind, coefficients = draw_reaction(rng, config)
-        given = rng.randrange(len(reactants))
-        wanted = rng.randrange(len(products))
+        def draw() -> tuple[list[str], list[str], str, list[int], int, int] | None:
+            reactants, products, kind, coefficients = draw_reaction(rng, config)
+            # v2: the coefficients must matter: a given and a wanted species whose coefficients differ by more than
+            # 1% (twice the tolerance), so the 1 : 1 mole ratio (or the ratio upside down) is never accepted
+            pairs = [(g, w) for g in range(len(reactants)) for w in range(len(products))
+                     if abs(Fraction(coefficients[len(reactants) + w], coefficients[g]) - 1) > Fraction(1, 100)]
+            return (reactants, products, kind, coefficients, *rng.choice(pairs)) if pairs else None
+
+        reactants, products, kind, coefficients, given, wanted = retry(draw, what="a reaction with unequal coefficients")
         mantissa = rng.randint(10 ** (config.digits - 1), 10**config.digits - 1)
         mass = Fraction(mantissa, 10 ** (config.digits - rng.randint(0, 2)))  # 1.2 g to 999 g or so
         table = elements()

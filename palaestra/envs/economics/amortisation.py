@@ -19,6 +19,11 @@ the number of payments.
 Version 2: five levels, up to 30 years of monthly payments. Version 1 grew by 240 payments a level without
 end: a 130-year loan at level 9, whose exact balance has thousands of digits (past Python's 4,300-digit limit
 for writing a number, so generation raised at some seeds from level 9 on).
+
+Version 3: the stated rounding always matters. A total interest is redrawn when the unrounded payment times n,
+minus the loan, rounds to the same cents; a balance when the unrounded payment, or interest rounded to the cent
+every period, gives the same cents. Those slips answered 0.33 and 0.10 of the interest questions of levels 1 and
+2, and interest rounded every month 0.71, 0.38 and 0.14 of the balance questions of levels 2 to 4; now none.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction
 
@@ -52,6 +57,15 @@ def balance_after(principal: int, rate: Fraction, payment: Fraction, paid: int) 
     return principal * growth - payment * (growth - 1) / rate
 
 
+def rounded_balance(principal: int, rate: Fraction, payment: Fraction, paid: int) -> Fraction:
+    """The balance after ``paid`` payments with each period's interest rounded to the cent: the slip the prompt
+    rules out."""
+    balance = Fraction(principal)
+    for _ in range(paid):
+        balance = to_cents(balance * (1 + rate)) - payment
+    return balance
+
+
 def cents_text(value: Fraction) -> str:
     cents = value * 100
     return f"{cents.numerator // 100}.{cents.numerator % 100:02d}"
@@ -61,7 +75,7 @@ def cents_text(value: Fraction) -> str:
 class Amortisation(Task):
     id = "economics/amortisation"
     family = "economics"
-    version = 2
+    version = 3  # v3: problems where ignoring the stated rounding gives the same cents are redrawn
     description = "Level payment, total interest or remaining balance of an amortised loan, exact to the cent."
     tags = ("economics", "finance", "math")
 
@@ -78,14 +92,30 @@ class Amortisation(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         mode = rng.choice(config.modes)
-        periods = rng.randint(max(2, config.periods // 3), config.periods)
-        if config.monthly:
-            periods = max(12, periods // 12 * 12)  # whole years of monthly payments
-        percent = rng.choice(ANNUAL_PERCENTS)
-        rate = Fraction(percent, 1200 if config.monthly else 100)
-        principal = rng.randint(10, 400) * (1000 if config.monthly else 100)
-        payment = to_cents(level_payment(principal, rate, periods))
-        paid = rng.randint(1, periods - 1)
+
+        def draw() -> tuple[int, int, Fraction, int, int, Fraction] | None:
+            periods = rng.randint(max(2, config.periods // 3), config.periods)
+            if config.monthly:
+                periods = max(12, periods // 12 * 12)  # whole years of monthly payments
+            percent = rng.choice(ANNUAL_PERCENTS)
+            rate = Fraction(percent, 1200 if config.monthly else 100)
+            principal = rng.randint(10, 400) * (1000 if config.monthly else 100)
+            payment = to_cents(level_payment(principal, rate, periods))
+            paid = rng.randint(1, periods - 1)
+            if mode == "payment":
+                return periods, percent, rate, principal, paid, level_payment(principal, rate, periods)
+            if mode == "interest":
+                exact = payment * periods - principal
+                slips = [level_payment(principal, rate, periods) * periods - principal]
+            else:
+                exact = balance_after(principal, rate, payment, paid)
+                slips = [balance_after(principal, rate, level_payment(principal, rate, periods), paid),
+                         rounded_balance(principal, rate, payment, paid)]
+            # v3: the stated rounding must matter: the unrounded payment, or (for a balance) interest rounded to
+            # the cent every period, gives another amount in cents
+            return None if to_cents(exact) in map(to_cents, slips) else (periods, percent, rate, principal, paid, exact)
+
+        periods, percent, rate, principal, paid, exact = retry(draw, what="a loan whose rounding rule matters")
         unit = "month" if config.monthly else "year"
         terms = (f"A loan of ${principal:,} is repaid by {periods} equal payments, one at the end of each {unit}. "
                  f"Interest is {percent}% per year"
@@ -93,13 +123,10 @@ class Amortisation(Task):
                     else ", compounded yearly.")
                  + " The payment is rounded to the nearest cent (half a cent rounds up).")
         if mode == "payment":
-            exact = level_payment(principal, rate, periods)
             question = "What is each payment?"
         elif mode == "interest":
-            exact = payment * periods - principal
             question = "How much interest is paid in total: all the (rounded) payments added up, minus the loan?"
         else:
-            exact = balance_after(principal, rate, payment, paid)
             question = (f"How much is still owed just after payment number {paid}? Interest is not rounded from "
                         f"{unit} to {unit}; round only the final balance to the nearest cent.")
         prompt = (f"{terms}\n\n{question} Give the amount in dollars to the cent, for example: $1234.56")

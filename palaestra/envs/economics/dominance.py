@@ -16,8 +16,17 @@ totals for their players) is the surviving set: those reads solved 62%, 47% and 
 largest sum still 33% of level 4.
 
 Level 0 draws 3-4 rows and 2-3 columns (v2: 2-3 of each, a quarter of its games 2x2, and the constant "A, 2" survived
-in 0.14 of it; now no set passes 0.08 on 500 seeds). A naming phrase before the list (``Survivors: A, 2``, ``The
+in 0.14 of it; v3: no set passed 0.08 on 500 seeds). A naming phrase before the list (``Survivors: A, 2``, ``The
 surviving strategies are A and 2.``) is read.
+
+Version 4: "strictly" always matters. A game is redrawn unless some survivor is weakly dominated among the
+survivors, so no elimination by weak dominance (in any order) stops at the right set: with payoffs drawn from 0
+to 9, ties are common, and weak dominance (ignoring "strictly") answered 0.62, 0.55, 0.42, 0.42 and 0.22 of
+levels 0 to 4; now none. The survivors are therefore never a single cell. Such games are often solved in one
+round (one round answered 0.55 of level 0 with only that check), so a game is also redrawn when one round of
+elimination already leaves the survivors (one round answered 0.27, 0.17 and 0.12 of levels 0 to 2 in v3; now
+none). The shape is redrawn with the payoffs. The most common survivor set answers 0.084 of level 0 on 500
+seeds (0.06 in v3).
 
 Difficulty: the cells of the drawn game plus four per strategy eliminated.
 """
@@ -84,6 +93,16 @@ def eliminate(a: list[list[int]], b: list[list[int]], rounds: int | None = None)
     return rows, columns
 
 
+def weakly_dominated(a: list[list[int]], b: list[list[int]], rows: list[int], columns: list[int]) -> bool:
+    """Whether some remaining strategy is weakly dominated (another pays at least as much against every remaining
+    strategy of the opponent and more against one): then no elimination by weak dominance stops at these."""
+    def beaten(mine: list[int], theirs: list[int], pay: Callable[[int, int], int]) -> bool:
+        return any(all(pay(t, o) >= pay(s, o) for o in theirs) and any(pay(t, o) > pay(s, o) for o in theirs)
+                   for s in mine for t in mine if t != s)
+
+    return beaten(rows, columns, lambda r, c: a[r][c]) or beaten(columns, rows, lambda c, r: b[r][c])
+
+
 def plant(rng: random.Random, a: list[list[int]], b: list[list[int]], eliminations: int) -> None:
     """Make ``eliminations`` strategies strictly dominated in turn, raising each dominator's payoffs."""
     rows, columns = list(range(len(a))), list(range(len(a[0])))
@@ -120,7 +139,9 @@ class Dominance(Task):
     family = "economics"
     description = "The strategies surviving iterated elimination of strictly dominated strategies."
     tags = ("economics", "game-theory", "math")
-    version = 3  # v3: level 0 draws 3-4 rows (was 2-3): "A, 2" answered 0.14 of it, 2x2 games a quarter
+    version = 4  # v3: level 0 draws 3-4 rows (was 2-3): "A, 2" answered 0.14 of it, 2x2 games a quarter
+    # v4: the survivors always include a weakly dominated strategy, so weak dominance is never right; and one round
+    # of elimination never leaves the survivors
 
     @dataclass(frozen=True)
     class Config:
@@ -132,19 +153,23 @@ class Dominance(Task):
     growth = Growth(steps={"rows": 1, "columns": 1}, limits={"rows": 26})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        rows = rng.randint(max(2, config.rows - 1), config.rows)
-        columns = rng.randint(max(2, config.columns - 1), config.columns)
-
         def draw() -> tuple[list[list[int]], list[list[int]], list[int], list[int]] | None:
+            # the shape is redrawn too (v4): a small game rarely has a weakly dominated survivor
+            rows = rng.randint(max(2, config.rows - 1), config.rows)
+            columns = rng.randint(max(2, config.columns - 1), config.columns)
             a = random_matrix(rng, rows, columns, config.high)
             b = random_matrix(rng, rows, columns, config.high)
             plant(rng, a, b, rng.randint(2, rows + columns - 2))
             alive_rows, alive_columns = eliminate(a, b)
-            if (alive_rows, alive_columns) in table_guesses(a, b):
+            if (alive_rows, alive_columns) in table_guesses(a, b) or eliminate(a, b, rounds=1) == (alive_rows,
+                                                                                                   alive_columns):
                 return None
+            if not weakly_dominated(a, b, alive_rows, alive_columns):
+                return None  # v4: "strictly" must matter: weak dominance would go on past the survivors
             return a, b, alive_rows, alive_columns
 
         a, b, alive_rows, alive_columns = retry(draw, what="a game whose survivors the payoff totals do not name")
+        rows, columns = len(a), len(a[0])
         survivors = [row_names(rows)[r] for r in alive_rows] + [column_names(columns)[c] for c in alive_columns]
         prompt = (
             "Two players choose at the same time: the row player picks a row (a letter), the column player picks a "

@@ -44,6 +44,9 @@ _LEGS = {4: (3,), 8: (6, 15), 12: (5, 9, 16, 35), 24: (7, 10, 18, 32, 45), 6: (8
 _KIND = re.compile(r"[\s,.]*(?:\(\s*)?(?:(?:the\s+member\s+is\s+)?in\s+)?(tension|compression|tensile|compressive|T|C)"
                    r"(?:\s*\))?\.?\s*$", re.IGNORECASE)
 _LABEL = re.compile(r"\s*\$?\s*([A-Za-z0-9_{}\\ ]{1,24}?)\s*=")
+# a naming sentence: "The force in L1L2 is -5 kN", "Force in member L1L2: -5 kN" (another member's name is wrong)
+_NAMED = re.compile(r"\s*(?:the\s+)?(?:axial\s+)?force\s+in\s+(?:member\s+)?([A-Za-z0-9]{2,12})\s*(?:is\b|=|:)\s*",
+                    re.IGNORECASE)
 KN = ("kN", "kilonewton", "kilonewtons", "kN.")
 
 Joint = tuple[Fraction, Fraction]
@@ -221,7 +224,13 @@ class TrussForces(Task):
             return Verdict.unparsed(f"not a force in kN: longer than {self.max_answer_chars} characters")
         # Runs of spaces first: the label pattern has three space quantifiers in a row (cubic on a long run).
         answer = strip_wrappers(squeeze_spaces(answer))
-        label = _LABEL.match(answer) if isinstance(answer, str) else None
+        named = _NAMED.match(answer)
+        if named is not None:
+            a, b = problem.data["member"]
+            if named.group(1).upper() not in (a + b, b + a):
+                return Verdict.wrong(f"{named.group(1)} is not member {a}{b}")
+            answer = answer[named.end():]
+        label = _LABEL.match(answer) if named is None else None
         if label is not None:
             name = re.sub(r"[\s{}_\\]", "", label.group(1))
             a, b = problem.data["member"]
