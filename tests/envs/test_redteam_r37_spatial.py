@@ -1,0 +1,93 @@
+"""Red team, round 3 session 37 (second look at spatial, geometry, biology, arithmetic): one-clause-blind policies.
+
+- biology/population_growth v2: a solver ignoring the stated rounding rule (round down after every step) and
+  rounding down only at the end was right on 0.40 / 0.43 / 0.55 / 0.38 / 0.20 of levels 0-4 (40 seeds), and
+  rounding to nearest after every step on 0.17 / 0.25 / 0.25 / 0.20 / 0.05; models are now redrawn until no
+  misreading of the rule gives the answer: 0 / 0 / 0 / 0 / 0 for both.
+- spatial/shape_transform v5: reading every wrapping shift the opposite way was right on 0.35 / 0.26 / 0.14 / 0.05
+  of the lists holding a shift at levels 1-4 (a shift by half the side undoes itself, two shifts can cancel
+  either way); lists are now redrawn until that misreading gives another grid: 0 at every level.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+from palaestra.core.registry import make_source
+from palaestra.envs.spatial.shape_transform import transformed
+
+GROWTH = "biology/population_growth"
+SHAPES = "spatial/shape_transform"
+SEEDS = range(30)
+
+
+def _number(prompt: str, name: str) -> Fraction:
+    return Fraction(re.search(re.escape(name) + r" = ([0-9.]+)", prompt).group(1))
+
+
+def _population(problem, settle) -> str:
+    """The asked population read off the prompt alone, ``settle`` applied after every step."""
+    text, steps, kind = problem.prompt, problem.data["steps"], problem.data["kind"]
+    if kind == "exponential":
+        value = _number(text, "N(0)")
+        for _ in range(steps):
+            value = settle(_number(text, "R") * value)
+        return str(math.floor(value))
+    if kind == "logistic":
+        rate, capacity, value = _number(text, "rate r"), _number(text, "K"), _number(text, "N(0)")
+        for _ in range(steps):
+            value = settle(value + rate * value * (1 - value / capacity))
+        return str(math.floor(value))
+    a, b, c, d = (_number(text, name) for name in "abcd")
+    prey, predators = _number(text, "H(0)"), _number(text, "P(0)")
+    for _ in range(steps):
+        prey, predators = settle(prey + a * prey - b * prey * predators), settle(predators + c * b * prey * predators
+                                                                                   - d * predators)
+    return str(math.floor(predators))
+
+
+def _wins(env: str, policy, level: int) -> int:
+    source = make_source(env)
+    return sum(source.verify(problem, policy(problem)).correct for problem in (source.sample(level, seed)
+                                                                              for seed in SEEDS))
+
+
+def test_population_growth_rounding_misreadings_never_win():
+    def unrounded(value):
+        return value
+
+    def nearest(value):
+        return math.floor(value + Fraction(1, 2))
+
+    for level in range(5):
+        assert _wins(GROWTH, lambda p: _population(p, unrounded), level) == 0, level
+        assert _wins(GROWTH, lambda p: _population(p, nearest), level) == 0, level
+
+
+def test_population_growth_stated_rule_solves():
+    for level in range(5):
+        assert _wins(GROWTH, lambda p: _population(p, math.floor), level) == len(SEEDS), level
+        assert _wins(GROWTH, lambda p: p.answer, level) == len(SEEDS), level
+
+
+def _shifts_backwards(problem) -> str:
+    opposite = {"left": "right", "right": "left", "up": "down", "down": "up"}
+    operations = [f"{opposite[op.split(':')[0]]}:{op.split(':')[1]}" if ":" in op else op
+                  for op in problem.data["operations"]]
+    return "\n".join(transformed(tuple(problem.data["grid"]), operations))
+
+
+def test_shape_transform_shifts_read_backwards_never_win():
+    source = make_source(SHAPES)
+    for level in range(5):
+        shifted = [p for p in (source.sample(level, seed) for seed in SEEDS) if any(":" in op for op in p.data["operations"])]
+        assert shifted, level
+        assert sum(source.verify(p, _shifts_backwards(p)).correct for p in shifted) == 0, level
+
+
+def test_shape_transform_reference_solves():
+    for level in range(5):
+        solve = lambda p: "\n".join(transformed(tuple(p.data["grid"]), p.data["operations"]))  # noqa: E731
+        assert _wins(SHAPES, solve, level) == len(SEEDS), level
