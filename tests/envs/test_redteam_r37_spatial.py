@@ -11,6 +11,9 @@
   layout (the answer) on 0.60 / 0.63 / 0.67 / 0.50 / 0.73 of levels 0-4 (30 seeds); clue sets are now redrawn until
   each one-clause misreading (that one, "directly above" as "somewhere above", "between" in any rows) leaves two
   layouts or more: 0 at every level.
+- biology/translation v2: translating every codon past the stop (stops skipped) was right on 0.48 / 0.25 / 0.33 of
+  levels 1-3 (40 seeds), the letters after the stop being often less than a codon; a whole codon now always follows
+  the stop there: 0.05 / 0 / 0.03.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import re
 from fractions import Fraction
 
 from palaestra.core.registry import make_source
+from palaestra.envs.biology.common import translate
 from palaestra.envs.spatial.shape_transform import transformed
 
 GROWTH = "biology/population_growth"
@@ -131,3 +135,20 @@ def test_relative_positions_immediately_left_read_loosely_leaves_the_layout_open
             assert _one_row_layouts(problem, {}) == [problem.answer], (level, seed)
             if any(clue[0] == "left" for clue in problem.data["clues"]):
                 assert len(_one_row_layouts(problem, {"left": "west"})) > 1, (level, seed)
+
+
+TRANSLATION = "biology/translation"
+
+
+def _skipping_stops(problem) -> str:
+    """The given strand translated from its first ATG to its end, stop codons skipped instead of ending it."""
+    sequence = problem.data["sequence"].replace("U", "T")
+    start = sequence.find("ATG")
+    return "".join(translate(sequence[k:k + 3]) for k in range(start, len(sequence) - 2, 3)
+                   if sequence[k:k + 3] not in ("TAA", "TAG", "TGA"))
+
+
+def test_translation_reading_past_the_stop_rarely_wins():
+    for level in (1, 2, 3):
+        assert _wins(TRANSLATION, _skipping_stops, level) <= 3, level
+        assert _wins(TRANSLATION, lambda p: p.answer, level) == len(SEEDS), level
