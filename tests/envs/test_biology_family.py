@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -156,12 +157,12 @@ def test_fitch_parsimony_hand_checked_and_assignments_optimal() -> None:
 
 
 def test_population_growth_hand_checked_steps() -> None:
-    from palaestra.envs.biology.population_growth import predator_prey
+    from palaestra.envs.biology.population_growth import trajectory
 
     # H = 100, P = 10, a = 1/2, b = 1/100, c = 1/2, d = 1/5: H1 = 100 + 50 - 10 = 140, P1 = 10 + 5 - 2 = 13
     # H2 = 140 + 70 - 18.2 = 191.8 -> 191, P2 = 13 + 9.1 - 2.6 = 19.5 -> 19
     rates = (Fraction(1, 2), Fraction(1, 100), Fraction(1, 2), Fraction(1, 5))
-    assert predator_prey((100, 10), rates, 2) == [(100, 10), (140, 13), (191, 19)]
+    assert trajectory("predator_prey", rates, (100, 10), 2, math.floor) == [(100, 10), (140, 13), (191, 19)]
     task, problem = _with_data("biology/population_growth", kind="predator_prey", steps=2, value=19)
     for right in ("19", "\\boxed{19}", "Answer: 19.", "19 predators"):
         assert task.verify(problem, right).correct, right

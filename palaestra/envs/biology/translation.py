@@ -8,6 +8,11 @@ the reader first takes the reverse complement). The prompt states the reading ru
 printed), one-letter amino-acid codes and that the stop codon is not written, so the protein is unique; the
 verifier compares it letter by letter and names the first wrong one.
 
+Version 2: the letters after the stop codon were often fewer than a codon, so translating every codon and skipping
+the stops (ignoring "up to the first stop codon") was right on 0.48 / 0.25 / 0.33 of levels 1-3 (40 seeds); a
+whole codon now always follows the stop where the level has a flank: 0.05 / 0 / 0.03 (where that codon is itself
+a stop; level 0 has no flank, its sequence ends with the stop).
+
 Difficulty: the codons translated, plus the letters scanned to find the start and, for a template strand,
 the letters complemented.
 """
@@ -52,6 +57,7 @@ class Translation(Task):
     family = "biology"
     description = "Translate an mRNA or DNA strand into its protein with the standard genetic code."
     tags = ("biology", "sequences")
+    version = 2  # v2: a whole codon always follows the stop where there is a flank
 
     @dataclass(frozen=True)
     class Config:
@@ -73,7 +79,8 @@ class Translation(Task):
                      what="a leader without a start codon")
         codons = rng.randint(max(2, config.codons * 2 // 3), config.codons)
         body = START + "".join(rng.choice(SENSE) for _ in range(codons)) + rng.choice(STOPS)
-        trail = "".join(rng.choice("ACGT") for _ in range(rng.randint(0, config.flank)))
+        # at least one whole codon after the stop (where there is a flank), so reading on past the stop is wrong
+        trail = "".join(rng.choice("ACGT") for _ in range(rng.randint(min(3, config.flank), config.flank)))
         coding = lead + body + trail
         protein = translate(body)
         rna = config.mode == "mrna"
