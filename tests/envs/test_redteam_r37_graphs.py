@@ -1,4 +1,5 @@
-"""Red-team regressions (round 3, session 37): graph envs paid solvers that ignore one clause, or a greedy rule.
+"""Red-team regressions (round 3, session 37): graph and algorithm envs paid solvers that ignore one clause, or
+a textbook greedy rule.
 
 - graphs/tree_diameter: growing the heaviest edge greedily at both ends found a longest path in 0.80, 0.57, 0.47
   of levels 0-2 (the best grow over all edges 1.00, 0.70, 0.50, 0.20, 0.30 of levels 0-4); now 0.00 everywhere.
@@ -8,6 +9,18 @@
   0.03, 0.17, 0.10 of levels 0-4; now 0.00.
 - graphs/shortest_path: Dijkstra with the arrows ignored answered 0.17 and 0.07 of the directed levels 3 and 4;
   now 0.00.
+- algorithms/lis: a longest non-decreasing subsequence (ignoring "strictly") was accepted on 0.70, 0.73, 0.67,
+  0.60, 0.63 of levels 0-4; now 0.00 (it is always longer than the optimum).
+- algorithms/infix_to_postfix: ignoring precedence (every operator left to right) was right on 0.87/0.67 of
+  levels 0/1, grouping equal-precedence operators right to left on 0.63, 0.30, 0.63, 0.50, 0.27 of levels 0-4;
+  now 0.00.
+- algorithms/interval_scheduling: shortest first was optimal on 0.93/0.83 of levels 0/1, earliest start first
+  on 0.70 of level 0; now 0.00.
+- algorithms/deadline_scheduling: level 0 was not redrawn: by profit 0.90, by profit rate 0.77, by earliest
+  deadline 0.50; now 0.00.
+- algorithms/partition: largest first into the lighter group (``impossible`` when it ends unequal) was right
+  on 0.83/0.57 of levels 0/1; now only the ``impossible`` share (about 0.2).
+- algorithms/tsp: nearest neighbour from the best start city was optimal on 0.83/0.60 of levels 0/1; now 0.00.
 
 Each policy is written here from scratch (not imported from the env), so these tests fail on the old generators.
 """
@@ -207,3 +220,140 @@ def test_shortest_path_ignoring_the_arrows_fails(level):
     # was 0.17 and 0.07 of levels 3 and 4
     assert _solved("graphs/shortest_path", level, lambda p: _dijkstra_path(p, directed=False)) == 0
     assert _solved("graphs/shortest_path", level, lambda p: _dijkstra_path(p, directed=True)) == len(SEEDS)
+
+
+# algorithms/lis
+
+
+def _non_decreasing(problem: Problem) -> str:
+    values = problem.data["sequence"]
+    best = [[v] for v in values]
+    for i, v in enumerate(values):
+        for j in range(i):
+            if values[j] <= v and len(best[j]) + 1 > len(best[i]):
+                best[i] = [*best[j], v]
+    return ", ".join(map(str, max(best, key=len)))
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3, 4])
+def test_lis_is_strictly_increasing(level):
+    # ignoring "strictly" was accepted on 0.70, 0.73, 0.67, 0.60, 0.63 of levels 0-4
+    assert _solved("algorithms/lis", level, _non_decreasing) == 0
+
+
+# algorithms/infix_to_postfix
+
+
+def _shunting_yard(problem: Problem, ranks: dict[str, int], ties_left: bool) -> str:
+    output: list[str] = []
+    stack: list[str] = []
+    for token in problem.data["infix"].replace("(", " ( ").replace(")", " ) ").split():
+        if token == "(":
+            stack.append(token)
+        elif token == ")":
+            while stack[-1] != "(":
+                output.append(stack.pop())
+            stack.pop()
+        elif token in ranks:
+            while stack and stack[-1] != "(" and (
+                ranks[stack[-1]] > ranks[token] or ranks[stack[-1]] == ranks[token] and ties_left and token != "^"
+            ):
+                output.append(stack.pop())
+            stack.append(token)
+        else:
+            output.append(token)
+    return " ".join(output + stack[::-1])
+
+
+RANKS = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 3}
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3, 4])
+def test_infix_to_postfix_needs_precedence_and_left_grouping(level):
+    # no precedence: 0.87/0.67 of levels 0/1; ties grouped to the right: 0.63, 0.30, 0.63, 0.50, 0.27 of levels 0-4
+    flat = dict.fromkeys(RANKS, 1)
+    assert _solved("algorithms/infix_to_postfix", level, lambda p: _shunting_yard(p, flat, True)) == 0
+    assert _solved("algorithms/infix_to_postfix", level, lambda p: _shunting_yard(p, RANKS, False)) == 0
+    assert _solved("algorithms/infix_to_postfix", level, lambda p: _shunting_yard(p, RANKS, True)) == len(SEEDS)
+
+
+# algorithms/interval_scheduling
+
+
+def _interval_greedy(problem: Problem, key: Callable[[list[int]], object]) -> str:
+    data = problem.data
+    kept: list[list[int]] = []
+    names = []
+    for name, span in sorted(zip(data["names"], data["spans"]), key=lambda item: key(item[1])):
+        if all(span[1] <= s or e <= span[0] for s, e in kept):
+            kept.append(span)
+            names.append(name)
+    return ", ".join(names)
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_interval_scheduling_low_levels_beat_naive_greedy(level):
+    # shortest first was optimal on 0.93/0.83 of levels 0/1, earliest start first on 0.70 of level 0
+    assert _solved("algorithms/interval_scheduling", level, lambda p: _interval_greedy(p, lambda s: s[1] - s[0])) <= 1
+    assert _solved("algorithms/interval_scheduling", level, lambda p: _interval_greedy(p, lambda s: s[0])) <= 1
+    assert _solved("algorithms/interval_scheduling", level, lambda p: _interval_greedy(p, lambda s: s[1])) == len(SEEDS)
+
+
+# algorithms/deadline_scheduling
+
+
+def _by_profit(problem: Problem) -> str:
+    data = problem.data
+    chosen: list[int] = []
+    for i in sorted(range(len(data["jobs"])), key=lambda i: -data["jobs"][i][2]):
+        trial = sorted([*chosen, i], key=lambda j: data["jobs"][j][1])
+        finish, on_time = 0, True
+        for j in trial:
+            finish += data["jobs"][j][0]
+            on_time = on_time and finish <= data["jobs"][j][1]
+        if on_time:
+            chosen = trial
+    return " ".join(data["names"][i] for i in chosen)
+
+
+def test_deadline_scheduling_level_0_beats_profit_greedy():
+    # was 0.90 of level 0
+    assert _solved("algorithms/deadline_scheduling", 0, _by_profit) == 0
+
+
+# algorithms/partition
+
+
+def _largest_first(problem: Problem) -> str:
+    groups: tuple[list[int], list[int]] = ([], [])
+    for x in sorted(problem.data["numbers"], reverse=True):
+        min(groups, key=sum).append(x)
+    return ", ".join(map(str, groups[0])) if sum(groups[0]) == sum(groups[1]) else "impossible"
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_partition_low_levels_beat_the_greedy(level):
+    # was 0.83/0.57 of levels 0/1; now it is right only where there is no split
+    impossible = sum(not sample("algorithms/partition", level, seed).data["possible"] for seed in SEEDS)
+    assert _solved("algorithms/partition", level, _largest_first) == impossible
+
+
+# algorithms/tsp
+
+
+def _nearest_best_start(problem: Problem) -> str:
+    distance = problem.data["distance"]
+    n = len(distance)
+    tours = []
+    for start in range(n):
+        tour = [start]
+        while len(tour) < n:
+            tour.append(min((c for c in range(n) if c not in tour), key=lambda c: distance[tour[-1]][c]))
+        tours.append((sum(distance[a][b] for a, b in zip(tour, tour[1:] + tour[:1])), tour))
+    return " ".join(problem.data["names"][i] for i in min(tours)[1])
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_tsp_low_levels_beat_nearest_neighbour(level):
+    # was 0.83/0.60 of levels 0/1
+    assert _solved("algorithms/tsp", level, _nearest_best_start) <= 1
