@@ -22,6 +22,8 @@ a textbook greedy rule.
   deadline 0.50; now 0.00.
 - algorithms/partition: largest first into the lighter group (``impossible`` when it ends unequal) was right
   on 0.83/0.57 of levels 0/1; now only the ``impossible`` share (about 0.2).
+- algorithms/edit_distance: an alignment without substitutions (gaps around a longest common subsequence)
+  was optimal on 0.10, 0.33, 0.17, 0.07, 0.10 of levels 0-4; now 0.00.
 - algorithms/tsp: nearest neighbour from the best start city was optimal on 0.83/0.60 of levels 0/1; now 0.00.
 
 Each policy is written here from scratch (not imported from the env), so these tests fail on the old generators.
@@ -380,3 +382,31 @@ def _fewest_options_first(problem: Problem) -> str:
 def test_bipartite_matching_level_0_beats_the_greedy_rules():
     # was 22 of these 25 (0.97 of level 0 over 30 seeds); this static variant of the env's rule still finds 1
     assert _solved("graphs/bipartite_matching", 0, _fewest_options_first) <= 2
+
+
+# algorithms/edit_distance
+
+
+def _gaps_only(problem: Problem) -> str:
+    first, second = problem.data["first"], problem.data["second"]
+    n, m = len(first), len(second)
+    common = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            common[i][j] = common[i + 1][j + 1] + 1 if first[i] == second[j] else max(common[i + 1][j], common[i][j + 1])
+    i = j = 0
+    top = bottom = ""
+    while i < n or j < m:
+        if i < n and j < m and first[i] == second[j]:
+            top, bottom, i, j = top + first[i], bottom + second[j], i + 1, j + 1
+        elif j < m and (i == n or common[i][j + 1] >= common[i + 1][j]):
+            top, bottom, j = top + "-", bottom + second[j], j + 1
+        else:
+            top, bottom, i = top + first[i], bottom + "-", i + 1
+    return f"{top}\n{bottom}"
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3, 4])
+def test_edit_distance_needs_substitutions(level):
+    # was 0.10, 0.33, 0.17, 0.07, 0.10 of levels 0-4
+    assert _solved("algorithms/edit_distance", level, _gaps_only) == 0
