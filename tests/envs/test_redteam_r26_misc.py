@@ -67,9 +67,10 @@ def test_interval_scheduling_conflict_counting_rules_earn_nothing(level):
 
 
 def test_interval_scheduling_rules_are_real_rules():
-    """Both rules solve the easiest level (they are right on most random draws)."""
+    """Both rules solve the easiest level (they are right on most random draws; since interval_scheduling v4
+    redraws level 0 against shortest first and earliest start first, dropping the most conflicting less often)."""
     assert _paid("algorithms/interval_scheduling", 0, _fewest_conflicts_first) >= 10
-    assert _paid("algorithms/interval_scheduling", 0, _drop_most_conflicting) >= 10
+    assert _paid("algorithms/interval_scheduling", 0, _drop_most_conflicting) >= 7
 
 
 _OPPOSITE = {"cw": "ccw", "ccw": "cw", "right": "left", "left": "right", "up": "down", "down": "up"}

@@ -9,7 +9,11 @@ commas, or all run together (``ab+``); a mix of the two (``ab +``) is not read.
 From level 2 on, every expression has an unparenthesised chain ``a ^ b ^ c`` whose grouping
 matters: reading ``^`` as left-associative like the other operators (the rule a lazy converter
 drops) gave the right answer for 0.81-0.89 of levels 2-6 before version 2; expressions are redrawn
-until it does not.
+until it does not. Version 3 also redraws every expression that a converter ignoring precedence (every
+operator applied left to right but ^ grouped either way, parentheses kept) gets right, 0.87 and 0.67 of levels
+0 and 1 before (0.80 of level 2 with ^ grouped to the right), and
+every one that grouping all equal-precedence operators right to left gets right, 0.63, 0.30, 0.63, 0.50, 0.27
+of levels 0-4 before; none now.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 3}
+_FLAT = dict.fromkeys(PRECEDENCE, 1)
 _TOKENS = re.compile(r"^[a-z+\-*/^]+$")
 _SPELLED = str.maketrans({"×": "*", "÷": "/", "−": "-", "·": "*"})
 
@@ -35,7 +40,7 @@ class InfixToPostfix(Task):
     family = "algorithms"
     description = "Convert an infix expression to postfix (reverse Polish) notation."
     tags = ("algorithms", "parsing", "stacks")
-    version = 2
+    version = 3  # v3: expressions that ignoring precedence, or grouping all ties to the right, converts are redrawn
     max_answer_chars = 1_000
 
     @dataclass(frozen=True)
@@ -60,11 +65,14 @@ class InfixToPostfix(Task):
             tree = _random_tree(rng, config.operators, config.symbols, variables)
             infix = _infix(tree, rng, config.redundant)
             postfix = " ".join(_postfix(tree))
-            if "^" in config.symbols and _all_left_associative(infix) == postfix:
+            if "^" in config.symbols and _converted(infix) == postfix:
                 return None  # grouping ^ to the left like the rest would give the same answer
+            careless = (_converted(infix, _FLAT), _converted(infix, _FLAT, right="^"), _converted(infix, right="+-*/^"))
+            if postfix in careless:
+                return None  # so would ignoring precedence (^ grouped either way), or grouping every operator right to left
             return infix, postfix
 
-        infix, postfix = retry(draw, what="an expression whose ^ chain groups to the right")
+        infix, postfix = retry(draw, attempts=10_000, what="an expression only the stated rules convert")
         prompt = (
             f"Convert this infix expression to postfix notation (reverse Polish notation):\n{infix}\n\n"
             "Use the usual rules: ^ binds tightest and groups right to left (a ^ b ^ c = a ^ (b ^ c)); * and / "
@@ -139,8 +147,13 @@ def _infix(tree: Tree, rng: random.Random, redundant: float) -> str:
     return f"{parts[0]} {op} {parts[1]}"
 
 
-def _all_left_associative(infix: str) -> str:
-    """The postfix form a converter gives that groups every operator left to right, ``^`` included."""
+def _converted(infix: str, ranks: dict[str, int] = PRECEDENCE, right: str = "") -> str:
+    """The postfix form a converter gives that binds operators by ``ranks`` (``_FLAT``: one rank, the rule that
+    ignores precedence) and groups those in ``right`` right to left, the others left to right.
+
+    >>> _converted("a + b * c"), _converted("a + b * c", ranks=_FLAT), _converted("a - b + c", right="+-")
+    ('a b c * +', 'a b + c *', 'a b c + -')
+    """
     output: list[str] = []
     stack: list[str] = []
     for token in infix.replace("(", " ( ").replace(")", " ) ").split():
@@ -151,7 +164,9 @@ def _all_left_associative(infix: str) -> str:
                 output.append(stack.pop())
             stack.pop()
         elif token in PRECEDENCE:
-            while stack and stack[-1] != "(" and PRECEDENCE[stack[-1]] >= PRECEDENCE[token]:
+            while stack and stack[-1] != "(" and (
+                ranks[stack[-1]] > ranks[token] or ranks[stack[-1]] == ranks[token] and token not in right
+            ):
                 output.append(stack.pop())
             stack.append(token)
         else:

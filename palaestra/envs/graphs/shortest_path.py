@@ -10,7 +10,9 @@ of the graph (in their direction) and weighs exactly the optimum computed at gen
 Targets are kept only where no path with the fewest edges is a shortest one and the greedy walk
 (always the lightest edge to an unvisited node, the target as soon as it is adjacent) does not reach
 it at the optimum: ignoring the weights (fewest edges) found the answer in 0.22-0.84 of levels 0-6
-and the greedy walk in 0.11-0.54 before (version 3).
+and the greedy walk in 0.11-0.54 before (version 3). On the directed levels a target is kept only where the
+graph with the arrows ignored has a strictly lighter path, so a shortest path that ignores the directions is
+never a valid answer: it answered 0.17 and 0.07 of levels 3 and 4 before (version 4).
 
 Version 2: generation moved onto the shared graph generator and plain-list Dijkstra (different
 graphs for the same seed, exactly the requested number of edges), edges are stored as integer
@@ -32,7 +34,7 @@ from palaestra.verifiers.normalize import markup_spellings, named, read_answer, 
 @register
 class ShortestPath(Task):
     id = "graphs/shortest_path"
-    version = 3
+    version = 4  # v4: directed targets are kept only where ignoring the arrows finds a lighter (invalid) path
     family = "graphs"
     description = "Give a minimum-weight path between two nodes of a weighted graph."
     tags = ("graphs", "search", "optimization")
@@ -142,8 +144,10 @@ def _draw(rng: random.Random, config: ShortestPath.Config) -> tuple[Graph, int, 
             if parent[v] >= 0:
                 hops[v] = hops[parent[v]] + 1
         fewest_edges = _lightest_of_fewest_edges(graph, source)
+        # directed: a path that ignores the arrows must be strictly lighter, so no such path is a valid answer
+        blind = dijkstra(Graph(n, graph.edges, directed=False), source)[0] if config.directed else [-1] * n
         targets = [v for v in range(n) if hops[v] >= config.min_hops and fewest_edges[v] > distance[v]
-                   and _greedy_walk(graph, source, v) != distance[v]]
+                   and _greedy_walk(graph, source, v) != distance[v] and blind[v] < distance[v]]
         if targets:
             target = targets[int(rng.random() * len(targets))]
             return graph, source, target, path_to(parent, source, target), distance[target]
