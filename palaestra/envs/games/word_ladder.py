@@ -44,7 +44,7 @@ from __future__ import annotations
 import functools
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,16 +186,20 @@ def _neighbours() -> dict[str, tuple[str, ...]]:
 
 @functools.lru_cache(maxsize=4096)
 def _distances_from(source: str) -> dict[str, int]:
-    """Ladder lengths from ``source`` to every word it can reach (breadth-first)."""
+    """Ladder lengths from ``source`` to every word it can reach."""
+    return _steps(_neighbours(), source)
+
+
+def _steps(near: Mapping[str, Sequence[str]], source: str) -> dict[str, int]:
+    """Steps from ``source`` to every word it reaches through ``near`` (breadth-first)."""
     distance = {source: 0}
     queue = deque([source])
-    neighbours = _neighbours()
     while queue:
         word = queue.popleft()
-        for near in neighbours[word]:
-            if near not in distance:
-                distance[near] = distance[word] + 1
-                queue.append(near)
+        for w in near[word]:
+            if w not in distance:
+                distance[w] = distance[word] + 1
+                queue.append(w)
     return distance
 
 
@@ -264,14 +268,7 @@ def _rules_win(allowed: list[str], start: str, target: str, turns: int, most: fl
     """Whether a rule of :data:`RULES` (stepping to an unvisited word if it can) reaches the target within ``turns``
     steps with a chance above ``most`` when its ties are broken at random -- for ``most`` 0: for some tie-break."""
     near, off = _graph(allowed, start, target)
-    to_target = {target: 0}  # steps to the target through allowed words: a walk with fewer turns left is cut
-    queue = deque([target])
-    while queue:
-        word = queue.popleft()
-        for w in near[word]:
-            if w not in to_target:
-                to_target[w] = to_target[word] + 1
-                queue.append(w)
+    to_target = _steps(near, target)  # steps to the target through allowed words: a walk with fewer turns left is cut
     for rule in RULES.values():
         budget, reached = RULE_NODES, 0.0
         # Depth first over the rule's tie-breaks, each walk weighted by its chance; stop once the chance passes `most`.
