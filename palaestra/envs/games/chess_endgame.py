@@ -38,7 +38,6 @@ distance to mate, plus 4 with a rook (the rook mate takes a method the queen mat
 from __future__ import annotations
 
 import functools
-import pathlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,6 +48,7 @@ import chess
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.core.multiturn import History, Policy
+from palaestra.envs.games.common import write_catalogue_file
 from palaestra.generators.lone_king import (
     Position,
     black_moves,
@@ -325,9 +325,7 @@ def catalogue() -> dict[tuple[str, int, int], list[Position]]:
 
 def write_catalogue(path: str | None = None, levels: range = range(len(ChessEndgame.presets))) -> None:
     """Rebuild the shipped catalogue for the presets (minutes of CPU)."""
-    path = path or str(pathlib.Path(__file__).with_name(CATALOGUE))  # the shipped file
-    lines = ["# King and queen / king and rook positions the cheap rules seldom mate; built by "
-             "palaestra.envs.games.chess_endgame.write_catalogue"]
-    lines += [catalogue_line(level) for level in levels]
-    with open(path, "w") as handle:
-        handle.write("\n".join(lines) + "\n")
+    write_catalogue_file(__file__, CATALOGUE, path,
+        "King and queen / king and rook positions the cheap rules seldom mate; built by "
+        "palaestra.envs.games.chess_endgame.write_catalogue",
+        (catalogue_line(level) for level in levels))

@@ -32,7 +32,6 @@ measure is the number of stones plus a tenth of the number of the model's first 
 from __future__ import annotations
 
 import functools
-import pathlib
 import random
 import re
 from collections.abc import Callable
@@ -49,7 +48,7 @@ from palaestra.envs.games._boards import (
     random_win_chance,
     worth_dealing,
 )
-from palaestra.envs.games.common import cell_name, read_cell, render_board
+from palaestra.envs.games.common import cell_name, read_cell, render_board, write_catalogue_file
 from palaestra.verifiers.moves import read_move_answer
 
 MODEL, OPPONENT = 0, 1
@@ -298,8 +297,7 @@ def catalogue_line(level: int, per_level: int = PER_LEVEL) -> str:
 
 def write_catalogue(path: str | None = None) -> None:
     """Rebuild the shipped catalogue for the presets."""
-    path = path or str(pathlib.Path(__file__).with_name(CATALOGUE))  # the shipped file
-    lines = ["# Clobber positions the first (X) player wins; built by palaestra.envs.games.clobber.write_catalogue"]
-    lines += [catalogue_line(level) for level in range(len(Clobber.presets))]
-    with open(path, "w") as handle:
-        handle.write("\n".join(lines) + "\n")
+    write_catalogue_file(__file__, CATALOGUE, path,
+        "Clobber positions the first (X) player wins; built by "
+        "palaestra.envs.games.clobber.write_catalogue",
+        (catalogue_line(level) for level in range(len(Clobber.presets))))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import math
+import pathlib
 import random
 import re
 import string
@@ -189,3 +190,10 @@ def explore_then_commit(labels: Sequence[str], paid: dict[str, list[float]]) -> 
         if not paid.get(label):
             return label
     return max(labels, key=lambda label: paid[label][0])
+
+
+def write_catalogue_file(module_file: str, name: str, path: str | None, header: str, lines: Iterable[str]) -> None:
+    """Write an offline catalogue of positions: ``header`` as its comment line, then ``lines``; to ``path``, or
+    (``None``) to the shipped file ``name`` beside ``module_file``, the env module that reads it."""
+    target = pathlib.Path(path) if path else pathlib.Path(module_file).with_name(name)
+    target.write_text("\n".join([f"# {header}", *lines]) + "\n")

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import functools
 import json
-import pathlib
 import random
 import re
 from dataclasses import dataclass
@@ -50,6 +49,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.multiturn import History, Policy
+from palaestra.envs.games.common import write_catalogue_file
 from palaestra.generators.diplomacy import (
     POLICIES,
     POWER_NAMES,
@@ -461,12 +461,11 @@ def catalogue_entries(level: int, count: int) -> list[dict[str, Any]]:
 
 def write_catalogue(path: str | None = None, per_level: int = PER_LEVEL) -> None:
     """Rebuild the shipped catalogue for the presets (a few minutes of CPU)."""
-    path = path or str(pathlib.Path(__file__).with_name(CATALOGUE))  # the shipped file
-    lines = ["# Diplomacy-lite positions the search wins and simple play loses, provinces numbered in name order; "
-             "built by palaestra.envs.games.diplomacy_lite.write_catalogue"]
-    for level in range(len(DiplomacyLite.presets)):
-        lines += [f"{level} {json.dumps(entry, separators=(',', ':'))}" for entry in catalogue_entries(level, per_level)]
-    pathlib.Path(path).write_text("\n".join(lines) + "\n")
+    write_catalogue_file(__file__, CATALOGUE, path,
+        "Diplomacy-lite positions the search wins and simple play loses, provinces numbered in name "
+        "order; built by palaestra.envs.games.diplomacy_lite.write_catalogue",
+        (f"{level} {json.dumps(entry, separators=(',', ':'))}"
+         for level in range(len(DiplomacyLite.presets)) for entry in catalogue_entries(level, per_level)))
 
 
 # --- the players the generation plays against, and the heuristics ------------------------------------------------

@@ -33,7 +33,6 @@ empty cells plus a tenth of the number of the model's first moves.
 from __future__ import annotations
 
 import functools
-import pathlib
 import random
 import re
 from collections.abc import Callable
@@ -50,7 +49,7 @@ from palaestra.envs.games._boards import (
     random_win_chance,
     worth_dealing,
 )
-from palaestra.envs.games.common import cell_name, read_cell, render_board
+from palaestra.envs.games.common import cell_name, read_cell, render_board, write_catalogue_file
 from palaestra.verifiers.moves import read_move_answer
 
 MODEL, OPPONENT = 0, 1  # the solver's player numbers: the model places vertical dominoes
@@ -233,12 +232,10 @@ def catalogue_line(level: int, per_level: int = PER_LEVEL) -> str:
 
 def write_catalogue(path: str | None = None) -> None:
     """Rebuild the shipped catalogue for the presets (a few minutes of CPU)."""
-    path = path or str(pathlib.Path(__file__).with_name(CATALOGUE))  # the shipped file
-    lines = ["# Domineering positions the first (vertical) player wins; built by "
-             "palaestra.envs.games.domineering.write_catalogue"]
-    lines += [catalogue_line(level) for level in range(len(Domineering.presets))]
-    with open(path, "w") as handle:
-        handle.write("\n".join(lines) + "\n")
+    write_catalogue_file(__file__, CATALOGUE, path,
+        "Domineering positions the first (vertical) player wins; built by "
+        "palaestra.envs.games.domineering.write_catalogue",
+        (catalogue_line(level) for level in range(len(Domineering.presets))))
 
 
 def _vertical_mask(cell: int, cols: int) -> int:

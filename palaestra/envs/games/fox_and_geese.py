@@ -41,7 +41,6 @@ half the fox's search depth.
 from __future__ import annotations
 
 import functools
-import pathlib
 import random
 import re
 from dataclasses import astuple, dataclass
@@ -50,7 +49,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register
 from palaestra.core.multiturn import MAX_MOVE_CHARS, History
-from palaestra.envs.games.common import cell_name
+from palaestra.envs.games.common import cell_name, write_catalogue_file
 from palaestra.verifiers.moves import read_move_answer
 from palaestra.verifiers.normalize import strip_wrappers
 
@@ -431,9 +430,7 @@ def catalogue() -> dict[tuple[Any, ...], list[tuple[int, int]]]:
 
 def write_catalogue(path: str | None = None, levels: range = range(len(FoxAndGeese.presets))) -> None:
     """Rebuild the shipped catalogue for the presets."""
-    path = path or str(pathlib.Path(__file__).with_name(CATALOGUE))  # the shipped file
-    lines = ["# Fox and geese positions with a forced trap the hemming rule misses; built by "
-             "palaestra.envs.games.fox_and_geese.write_catalogue"]
-    lines += [catalogue_line(level) for level in levels]
-    with open(path, "w") as handle:
-        handle.write("\n".join(lines) + "\n")
+    write_catalogue_file(__file__, CATALOGUE, path,
+        "Fox and geese positions with a forced trap the hemming rule misses; built by "
+        "palaestra.envs.games.fox_and_geese.write_catalogue",
+        (catalogue_line(level) for level in levels))

@@ -34,7 +34,6 @@ measure is the number of edges plus a tenth of the model's first moves.
 from __future__ import annotations
 
 import functools
-import pathlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,7 +43,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.core.multiturn import History, Policy
 from palaestra.envs.games._boards import NormalPlaySolver, blocking_rule, margin_rule, random_win_chance
-from palaestra.envs.games.common import read_label
+from palaestra.envs.games.common import read_label, write_catalogue_file
 
 MODEL, OPPONENT = 0, 1  # the solver's player numbers and the edge colours: the model cuts blue edges
 COLOURS = ("blue", "red")
@@ -294,9 +293,7 @@ def catalogue_line(level: int, per_level: int = PER_LEVEL) -> str:
 
 def write_catalogue(path: str | None = None) -> None:
     """Rebuild the shipped catalogue for the presets (a few minutes of CPU)."""
-    path = path or str(pathlib.Path(__file__).with_name(CATALOGUE))  # the shipped file
-    lines = ["# Red-Blue Hackenbush drawings the first (blue) player wins; built by "
-             "palaestra.envs.games.hackenbush.write_catalogue"]
-    lines += [catalogue_line(level) for level in range(len(Hackenbush.presets))]
-    with open(path, "w") as handle:
-        handle.write("\n".join(lines) + "\n")
+    write_catalogue_file(__file__, CATALOGUE, path,
+        "Red-Blue Hackenbush drawings the first (blue) player wins; built by "
+        "palaestra.envs.games.hackenbush.write_catalogue",
+        (catalogue_line(level) for level in range(len(Hackenbush.presets))))
