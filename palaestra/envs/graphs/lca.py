@@ -8,7 +8,8 @@ tree's centre, a highest-degree node), and the queries pin it down by constructi
 paired up, and for each pair one query joins a node below one edge to a node below the other (its answer is the
 root; any other node, taken as the root, answers it differently); the other queries are answered below the root.
 Problems where every query's ancestor is a highest-degree node on the path between the two (a guess that ignores
-the root) are redrawn. Each answer is unique; the verifier compares the list in order.
+the root) are redrawn, and so are those where fewer than five nodes, none a query's, have every edge on a query's
+path as the root must (a guess among them). Each answer is unique; the verifier compares the list in order.
 
 Version 4: the highest-degree node on the path between the two query nodes, a rule that never looks at
 the root, answered 0.50 of level 0, 0.18 of level 2 and 0.05 of level 4 (every query right); problems it
@@ -23,6 +24,10 @@ answers: rooting the tree at a random leaf answered 0.17, 0.17, 0.14, 0.11, 0.08
 0/1. Now the stated root is the only one that gives every answer and is a non-leaf, and levels 0-1 have 14 and 16
 nodes and 3 queries (v5: 8 and 12 nodes, 2 queries): a random leaf answers none, a random node 0.07-0.03, a random
 non-leaf 0.13, 0.11, 0.08, 0.07, 0.06 (one in the non-leaves: chance), a random path node 0.04-0.00.
+
+Version 7: that construction marks the root: it is one of the few nodes, none a query's, every edge of which lies
+on a query's path (uniqueness needs it), and rooting at a random such node answered 0.41, 0.31, 0.28, 0.25, 0.19 of
+levels 0-4. Problems with fewer than five such nodes are redrawn: 0.18, 0.17, 0.16, 0.16, 0.15.
 """
 
 from __future__ import annotations
@@ -37,14 +42,17 @@ from palaestra.envs.graphs._measures import degrees, two_sweep_middle
 from palaestra.envs.graphs.common import busiest_guesses, edge_list, read_nodes
 from palaestra.generators.graphs import random_tree
 
+MIN_ROOT_LOOKALIKES = 5  # nodes that, like the root, have every edge on a query's path: a guess among them wins 1 in 5
+
 
 @register
 class LowestCommonAncestor(Task):
     id = "graphs/lca"
-    version = 6  # v3: level 0 asks two queries (one was answered by the busiest query node 0.43 of the time)
+    version = 7  # v3: level 0 asks two queries (one was answered by the busiest query node 0.43 of the time)
     # v4: queries whose ancestor is the busiest node on the path between them are redrawn
     # v5: queries that most other roots answer alike are redrawn (the root-blind guess)
     # v6: no other root answers alike (by construction), the root is never a leaf; levels 0-1 grow
+    # v7: at least MIN_ROOT_LOOKALIKES nodes have every edge on a query's path, as the root has
     family = "graphs"
     description = "Answer lowest-common-ancestor queries on a rooted tree."
     tags = ("graphs", "trees")
@@ -106,6 +114,8 @@ class LowestCommonAncestor(Task):
             answers = [_lca(parent, depth, u, v) for u, v in queries]
             if all(a in _busiest_on_path(parent, depth, degree, u, v) for (u, v), a in zip(queries, answers)):
                 return None  # the highest-degree node on each path, a guess that ignores the root, would answer
+            if len(_covered_inner_nodes(parent, depth, degree, queries)) < MIN_ROOT_LOOKALIKES:
+                return None  # the root is one of the few nodes every edge of which the queries' paths cross
             return rows, root, queries, answers
 
         rows, root, queries, answers = retry(draw, attempts=20_000, what="queries the busiest-node guess does not answer")
@@ -190,6 +200,30 @@ def _lca(parent: list[int], depth: list[int], u: int, v: int) -> int:
     while u != v:
         u, v = parent[u], parent[v]
     return u
+
+
+def _covered_inner_nodes(parent: list[int], depth: list[int], degree: list[int], queries: list[list[int]]) -> set[int]:
+    """The nodes, none of them a query's, whose every edge lies on some query's path. The stated root is one of them
+    (were an edge of it on no path, the neighbour across it, taken as the root, would give every answer alike), so a
+    guess among them that ignores the stated root wins one time in as many as there are.
+
+    >>> parent, depth = _rooted(5, [[0, 1], [1, 2], [2, 3], [3, 4]], 0)
+    >>> sorted(_covered_inner_nodes(parent, depth, [1, 2, 2, 2, 1], [[0, 4]]))
+    [1, 2, 3]
+    """
+    crossed: dict[int, int] = {}  # node -> edges of it that some query's path crosses
+    edges: set[tuple[int, int]] = set()
+    for u, v in queries:
+        top = _lca(parent, depth, u, v)
+        for x in (u, v):
+            while x != top:
+                edges.add((x, parent[x]))
+                x = parent[x]
+    for child, up in edges:
+        crossed[child] = crossed.get(child, 0) + 1
+        crossed[up] = crossed.get(up, 0) + 1
+    asked = {x for pair in queries for x in pair}
+    return {x for x, count in crossed.items() if x not in asked and count == degree[x] > 1}
 
 
 def _busiest_on_path(parent: list[int], depth: list[int], degree: list[int], u: int, v: int) -> set[int]:
