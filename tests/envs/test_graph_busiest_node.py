@@ -29,6 +29,6 @@ def test_the_busiest_nodes_rarely_are_the_centroid_or_the_centre() -> None:
             assert _busiest_share(env_id, level, range(150)) <= 0.1, (env_id, level)
 
 
-def test_lca_level_zero_asks_two_queries() -> None:
-    source = make_source("graphs/lca")
-    assert all(len(source.sample(0, seed).data["queries"]) == 2 for seed in range(20))
+def test_lca_level_zero_asks_several_queries() -> None:
+    source = make_source("graphs/lca")  # v3: two (one was answered by the busiest query node); v6: three
+    assert all(len(source.sample(0, seed).data["queries"]) >= 2 for seed in range(20))

@@ -1,13 +1,15 @@
 """Answer lowest-common-ancestor queries on a rooted tree.
 
 A uniformly random labelled tree (:func:`palaestra.generators.graphs.random_tree`) is rooted at a
-random node and given as an edge list; each query names two nodes, and the answer lists, in query
+random non-leaf node and given as an edge list; each query names two nodes, and the answer lists, in query
 order, the deepest node that is an ancestor of both (a node is its own ancestor). Queries never
-involve the root and are drawn so that the answer is rarely the root itself; problems where every
-query's ancestor is a highest-degree node on the path between the two (a guess that ignores the root)
-are redrawn, and so are those where, taken as the root instead, more than one other node (as a rule a
-neighbour of the root) gives every query the same answers, and those where a node a guess would pick (a
-query's node, node 0 or the last node, the tree's centre, a highest-degree node) is the root or agrees with it. Each answer is unique; the verifier compares the list in order.
+involve the root. The root is never a leaf, nor a node a guess would pick (node 0 or the last node, the
+tree's centre, a highest-degree node), and the queries pin it down by construction: the root's edges are
+paired up, and for each pair one query joins a node below one edge to a node below the other (its answer is the
+root; any other node, taken as the root, answers it differently); the other queries are answered below the root.
+Problems where every query's ancestor is a highest-degree node on the path between the two (a guess that ignores
+the root) are redrawn, and so are those where fewer than five nodes, none a query's, have every edge on a query's
+path as the root must (a guess among them). Each answer is unique; the verifier compares the list in order.
 
 Version 4: the highest-degree node on the path between the two query nodes, a rule that never looks at
 the root, answered 0.50 of level 0, 0.18 of level 2 and 0.05 of level 4 (every query right); problems it
@@ -15,6 +17,17 @@ answers are redrawn, and the rule is declared.
 
 Version 5: rooting the tree at node 0 instead of the stated root answered every query in 0.37, 0.37, 0.40, 0.37,
 0.20 of levels 0-4 (at a random node 0.36-0.20); the queries now pin the root down, so a wrong root rarely agrees.
+
+Version 6: v5's redraw kept leaf roots (84-99% of problems), whose neighbour, taken as the root, gives the same
+answers: rooting the tree at a random leaf answered 0.17, 0.17, 0.14, 0.11, 0.08 of levels 0-4, at a random node
+0.23-0.07, at a random non-leaf 0.32-0.06, and a random non-leaf inner node of each query's path 0.31/0.13 of levels
+0/1. Now the stated root is the only one that gives every answer and is a non-leaf, and levels 0-1 have 14 and 16
+nodes and 3 queries (v5: 8 and 12 nodes, 2 queries): a random leaf answers none, a random node 0.07-0.03, a random
+non-leaf 0.13, 0.11, 0.08, 0.07, 0.06 (one in the non-leaves: chance), a random path node 0.04-0.00.
+
+Version 7: that construction marks the root: it is one of the few nodes, none a query's, every edge of which lies
+on a query's path (uniqueness needs it), and rooting at a random such node answered 0.41, 0.31, 0.28, 0.25, 0.19 of
+levels 0-4. Problems with fewer than five such nodes are redrawn: 0.18, 0.17, 0.16, 0.16, 0.15.
 """
 
 from __future__ import annotations
@@ -29,13 +42,17 @@ from palaestra.envs.graphs._measures import degrees, two_sweep_middle
 from palaestra.envs.graphs.common import busiest_guesses, edge_list, read_nodes
 from palaestra.generators.graphs import random_tree
 
+MIN_ROOT_LOOKALIKES = 5  # nodes that, like the root, have every edge on a query's path: a guess among them wins 1 in 5
+
 
 @register
 class LowestCommonAncestor(Task):
     id = "graphs/lca"
-    version = 5  # v3: level 0 asks two queries (one was answered by the busiest query node 0.43 of the time)
+    version = 7  # v3: level 0 asks two queries (one was answered by the busiest query node 0.43 of the time)
     # v4: queries whose ancestor is the busiest node on the path between them are redrawn
     # v5: queries that most other roots answer alike are redrawn (the root-blind guess)
+    # v6: no other root answers alike (by construction), the root is never a leaf; levels 0-1 grow
+    # v7: at least MIN_ROOT_LOOKALIKES nodes have every edge on a query's path, as the root has
     family = "graphs"
     description = "Answer lowest-common-ancestor queries on a rooted tree."
     tags = ("graphs", "trees")
@@ -46,10 +63,10 @@ class LowestCommonAncestor(Task):
         queries: int
 
     presets = (
-        Config(nodes=8, queries=2),
-        Config(nodes=12, queries=2),
+        Config(nodes=14, queries=3),
         Config(nodes=16, queries=3),
-        Config(nodes=22, queries=4),
+        Config(nodes=20, queries=4),
+        Config(nodes=24, queries=4),
         Config(nodes=30, queries=5),
     )
     growth = Growth()
@@ -59,31 +76,49 @@ class LowestCommonAncestor(Task):
 
         def draw() -> tuple[list[list[int]], int, list[list[int]], list[int]] | None:
             rows = sorted([u, v] for u, v, _ in random_tree(rng, n).edges)
-            root = rng.randrange(n)
-            parent, depth = _rooted(n, rows, root)
             degree = degrees(n, rows)
+            # a node a guess would pick (the first or last node, the tree's centre, a highest-degree node) is never
+            # the root; a leaf cannot be (its neighbour, taken as the root, would give every answer alike)
+            guesses = {0, n - 1, *two_sweep_middle(n, rows), *busiest_guesses(n, rows)[0]}
+            root = rng.choice([x for x in range(n) if degree[x] > 1 and x not in guesses] or [-1])
+            if root < 0:
+                return None
+            through = -(-degree[root] // 2)  # queries whose path crosses the root: two of its edges each
+            if through >= config.queries:
+                return None  # every query would be answered by the root
+            parent, depth = _rooted(n, rows, root)
+            # each neighbour of the root, paired with another, with a node below each of the two: the pair's path
+            # crosses the root by those two edges, so any other root (below some neighbour) answers that query
+            # differently and the stated root is the only one that gives every answer
+            sides = rng.sample([x for x in range(n) if parent[x] == root], degree[root])
+            if len(sides) % 2:
+                sides.append(rng.choice(sides[:-1]))
+            below: dict[int, list[int]] = {side: [] for side in sides}
+            for x in range(n):
+                top = x
+                while top != root and parent[top] != root:
+                    top = parent[top]
+                if top != root:
+                    below[top].append(x)
+            queries = [[rng.choice(below[a]), rng.choice(below[b])] for a, b in zip(sides[::2], sides[1::2])]
             others = [x for x in range(n) if x != root]
-            queries, answers = [], []
-            guessed = True  # whether the busiest node on each path is each query's ancestor
-            for _ in range(config.queries):
-                for _ in range(8):  # prefer a pair whose ancestor is not the root
-                    u, v = rng.sample(others, 2)
-                    ancestor = _lca(parent, depth, u, v)
-                    if ancestor != root:
-                        break
-                queries.append([u, v])
-                answers.append(ancestor)
-                guessed = guessed and ancestor in _busiest_on_path(parent, depth, degree, u, v)
-            # at most one other root may agree (the root's neighbour usually does), and no root a guess would
-            # pick (a query's node, the first or last node, the tree's centre or a highest-degree node) may be
-            # the root or agree with it
-            agree = _roots_that_agree(parent, depth, queries, answers)
-            guesses = {0, n - 1, *two_sweep_middle(n, rows), *busiest_guesses(n, rows)[0], *sum(queries, [])}
-            if guessed or len(agree) > 2 or agree & guesses:
-                return None  # the busiest-node guess, or rooting the tree elsewhere, would answer
+            for _ in range(8 * config.queries):  # the rest answered below the root (a star has no such pair)
+                if len(queries) == config.queries:
+                    break
+                u, v = rng.sample(others, 2)
+                if _lca(parent, depth, u, v) != root:
+                    queries.append([u, v])
+            if len(queries) < config.queries:
+                return None
+            rng.shuffle(queries)
+            answers = [_lca(parent, depth, u, v) for u, v in queries]
+            if all(a in _busiest_on_path(parent, depth, degree, u, v) for (u, v), a in zip(queries, answers)):
+                return None  # the highest-degree node on each path, a guess that ignores the root, would answer
+            if len(_covered_inner_nodes(parent, depth, degree, queries)) < MIN_ROOT_LOOKALIKES:
+                return None  # the root is one of the few nodes every edge of which the queries' paths cross
             return rows, root, queries, answers
 
-        rows, root, queries, answers = retry(draw, attempts=20_000, what="queries no guess and no other root answers")
+        rows, root, queries, answers = retry(draw, attempts=20_000, what="queries the busiest-node guess does not answer")
         example = [rng.randrange(n) for _ in answers]  # drawn independently of the answer
         listing = "\n".join(f"{i}. {u} and {v}" for i, (u, v) in enumerate(queries, 1))
         prompt = (
@@ -167,22 +202,28 @@ def _lca(parent: list[int], depth: list[int], u: int, v: int) -> int:
     return u
 
 
-def _roots_that_agree(parent: list[int], depth: list[int], queries: list[list[int]], answers: list[int]) -> set[int]:
-    """The nodes that, taken as the root, give every query the same ancestor (the true root among them).
+def _covered_inner_nodes(parent: list[int], depth: list[int], degree: list[int], queries: list[list[int]]) -> set[int]:
+    """The nodes, none of them a query's, whose every edge lies on some query's path. The stated root is one of them
+    (were an edge of it on no path, the neighbour across it, taken as the root, would give every answer alike), so a
+    guess among them that ignores the stated root wins one time in as many as there are.
 
-    Rooted at ``r``, the ancestor of ``u`` and ``v`` is the node where the paths between the three meet: the deepest,
-    in the true rooting, of the three pairwise ancestors.
-
-    >>> parent, depth = _rooted(4, [[0, 1], [1, 2], [1, 3]], 0)
-    >>> sorted(_roots_that_agree(parent, depth, [[2, 3]], [1])), sorted(_roots_that_agree(parent, depth, [[0, 2]], [0]))
-    ([0, 1], [0])
+    >>> parent, depth = _rooted(5, [[0, 1], [1, 2], [2, 3], [3, 4]], 0)
+    >>> sorted(_covered_inner_nodes(parent, depth, [1, 2, 2, 2, 1], [[0, 4]]))
+    [1, 2, 3]
     """
-
-    def meet(u: int, v: int, r: int) -> int:
-        return max((_lca(parent, depth, u, v), _lca(parent, depth, u, r), _lca(parent, depth, v, r)),
-                   key=depth.__getitem__)
-
-    return {r for r in range(len(parent)) if all(meet(u, v, r) == a for (u, v), a in zip(queries, answers))}
+    crossed: dict[int, int] = {}  # node -> edges of it that some query's path crosses
+    edges: set[tuple[int, int]] = set()
+    for u, v in queries:
+        top = _lca(parent, depth, u, v)
+        for x in (u, v):
+            while x != top:
+                edges.add((x, parent[x]))
+                x = parent[x]
+    for child, up in edges:
+        crossed[child] = crossed.get(child, 0) + 1
+        crossed[up] = crossed.get(up, 0) + 1
+    asked = {x for pair in queries for x in pair}
+    return {x for x, count in crossed.items() if x not in asked and count == degree[x] > 1}
 
 
 def _busiest_on_path(parent: list[int], depth: list[int], degree: list[int], u: int, v: int) -> set[int]:
