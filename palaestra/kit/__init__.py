@@ -381,7 +381,7 @@ def check_distinct(env_id: str, s: Settings) -> str:
     reference answer answers more of a level's problems than a constant may score (chance + 0.10, by
     :func:`palaestra.kit.policies.commonest_answer`), by the constant checks' one-sided binomial test, per level
     and pooled over the levels where it is the commonest. The constant check judges its constants on 16 problems
-    a level in CI, too few to tell 0.2 from its 0.10 bound; these are the 100 this check draws anyway.
+    a level in CI, too few to tell 0.2 from its 0.10 bound; these are the 60 (CI) or 1,000 this check draws anyway.
 
     A level with a small finite problem space declares it (``space_size(level)``); it must
     then hold at least 1,000 problems for levels >= 1, and the seeds must cover 95% of

@@ -136,7 +136,7 @@ def commonest_answer(source: ProblemSource, problems: list[Problem]) -> tuple[st
     constant may score there (chance + 0.10 by :func:`_chance` on these problems; 0.25 for a declared
     certificate-free side); None when no answer recurs.
 
-    Counting reference answers needs no judging, so the distinct check's large sample (100 problems a level at
+    Counting reference answers needs no judging, so the distinct check's large sample (60 problems a level at
     levels 0-1 in CI, against the 16 the constant check judges) gives the power the judged constants lack there:
     a "5" that answers a fifth of a level's count questions. Only a count above the bound is judged (on the
     problems it answers): a multi-turn env's reference answer may pay only after the right tool calls."""
