@@ -236,9 +236,13 @@ def test_logic_grid_questions_hand_checked_answers_and_solutions() -> None:
     assert yes.observation == "Yes: Alice is the baker." and not yes.done
     no = source.play(problem, yes.state, "Is the owner of the cat the pilot?")
     assert no.observation == "No: The pilot is not the owner of the cat." and len(no.state["answers"]) == 2
+    guess = source.play(problem, no.state, "solution: Alice baker dog; Bob pilot fish; Carol smith cat")
+    assert guess.done and guess.verdict.reward == 0 and "a guess" in guess.observation  # right, but not settled (v2)
+    settled = source.play(problem, source.play(problem, no.state, "Is Bob the pilot?").state,
+                          "Is Alice the owner of the dog?").state  # with the clue and the answers: one assignment
     for reply in ("solution: Alice baker dog; Bob pilot fish; Carol smith cat",
                   "Bob fish pilot; Alice dog baker; Carol cat smith."):
-        won = source.play(problem, no.state, reply)
+        won = source.play(problem, settled, reply)
         assert won.done and won.verdict.correct and won.verdict.reward == 1, reply
     lost = source.play(problem, no.state, "solution: Alice baker cat; Bob pilot fish; Carol smith dog")
     assert lost.done and lost.verdict.reward == 0 and "not the hidden assignment" in lost.observation

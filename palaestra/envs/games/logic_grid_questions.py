@@ -6,19 +6,26 @@ keeps the cat``), true of the hidden assignment but leaving several assignments 
 model either asks one yes/no question linking two values of different categories (``Is Alice the
 baker?``, ``Is the owner of the red house the pilot?``) and hears the truth, or states the whole
 assignment (``solution: Alice red baker; Bob blue pilot; ...``), which ends the game: reward 1 when it
-is the hidden one. An unreadable question (more or fewer than two values, a value twice, two values of
+is the hidden one and the clues and the answers heard leave no other (a right guess while several still fit
+loses: a deduced assignment wins, a lucky one does not). An unreadable question (more or fewer than two values, a value twice, two values of
 one category, a negation or any word outside the question grammar) is refused and costs a turn.
 
-The clues are drawn so that between 4 and 150 assignments (by level) remain; a player who ignores them
+The clues are drawn so that between 6 and 220 assignments (by level) remain; a player who ignores them
 needs many more questions. The turn budget is the depth of the decision tree of the balanced questioner
 (over the assignments still possible, ask the question whose yes and no sides are most even; the first
 in a fixed order on ties) plus one turn for the solution, computed from the clues alone, so the budget
 says nothing about the hidden assignment. The honest player (:meth:`LogicGridQuestions.honest_move`)
 reads the clues (public facts of the problem) and the answers so far and asks those balanced questions,
 then states the one assignment left; it always wins within the budget, and so does the oracle, which
-plays the same way. A constant or random solution is right with chance ``1 / (assignments)``.
+plays the same way. A constant or random solution cannot win: it is a guess until the answers pin it down.
 
-Levels grow the people and the assignments the clues leave. The difficulty measure is ``log2`` of the
+Version 2: a stated assignment wins only when it is the one left (it was any right one), and every level has five
+people (levels 0-2 had three or four). Random questions (clue-blind) followed by an assignment that fits the
+clues and answers won 0.46 / 0.27 / 0.32 / 0.18 / 0.19 at levels 0-4 (40 seeds), now about 0.06 / 0.04 / 0.03 /
+0.03 / 0.02 (200 seeds); random questions among those not yet settled, with full deduction, still win 0.5-0.8 (the
+budget is what separates them from the balanced questioner, who wins all).
+
+Levels grow the assignments the clues leave. The difficulty measure is ``log2`` of the
 assignments left plus the budget.
 
 Generation speed: about 500 problems/s at level 4 on this 2-core machine. Clues are drawn while each is tested
@@ -65,6 +72,7 @@ class LogicGridQuestions(MultiTurnTask):
     family = "games"
     description = "Find a hidden logic-grid assignment by yes/no questions on a budget, using the clues, then state it."
     tags = ("games", "multi-turn", "deduction", "logic-grid", "question-asking", "imperfect-information")
+    version = 2  # v2: only a deduced assignment wins (a guess while several fit loses); five people at every level
     one_move_per_turn = True  # a reply holding several questions is refused (checked by the kit)
     hidden_information = True
     public_keys = ("people", "categories", "values", "clues")
@@ -75,7 +83,9 @@ class LogicGridQuestions(MultiTurnTask):
         categories: int  # besides the people
         left: tuple[int, int]  # how many assignments the clues leave (low, high)
 
-    presets = (Config(3, 2, (4, 8)), Config(4, 2, (8, 20)), Config(4, 2, (20, 48)), Config(5, 2, (40, 100)),
+    # five people at every level: with three or four, a random question is answered yes often enough (1 in 3 or 4)
+    # that random questions settled the assignment in 0.15-0.2 (3 people) and 0.1-0.12 (4 people) of the games
+    presets = (Config(5, 2, (6, 10)), Config(5, 2, (10, 24)), Config(5, 2, (20, 48)), Config(5, 2, (40, 100)),
                Config(5, 2, (100, 220)))
     bounded = "the assignments are enumerated, and their number grows factorially with the people"
 
@@ -93,13 +103,15 @@ class LogicGridQuestions(MultiTurnTask):
         data["budget"] = _depth((1 << len(left)) - 1, masks) + 1
         listing = "\n".join(f"- {kind}: {', '.join(vals)}" for kind, vals in zip(kinds, values))
         clue_lines = "\n".join(f"- {_clue_text(data, clue)}" for clue in clues)
+        group = " ".join(["NAME"] + ["VALUE"] * len(kinds))
         prompt = (
             f"{', '.join(names[:-1])} and {names[-1]} each have one value of every category below, no two of them "
             f"the same value:\n{listing}\n\nClues (all true):\n{clue_lines}\n\n"
             "Each turn, either ask one yes/no question linking two values of different categories, for example: "
             "Is Alice the baker? (or: Is the owner of the red house the owner of the cat?), and you get a true "
-            "answer; or state the whole assignment, one group per person, for example: solution: NAME VALUE VALUE; "
-            "NAME VALUE VALUE; ... Stating it ends the game, and only the right assignment wins. "
+            f"answer; or state the whole assignment, one group per person, for example: solution: {group}; {group}; "
+            "... Stating it ends the game, and it wins only when it is right and the clues and your answers leave "
+            "no other assignment possible (a guess while several still fit loses, even a right one). "
             f"You have {data['budget']} turns in all; an unreadable question also takes a turn."
         )
         return Problem(prompt=prompt, answer=None, data=data)
@@ -121,10 +133,15 @@ class LogicGridQuestions(MultiTurnTask):
                                           "Alice the baker?, or state the solution: solution: NAME VALUE VALUE; ...")
         hidden = _frozen_solution(data["hidden"])
         if read[0] == "solution":
-            if read[1] == hidden:
-                return Outcome(state, Verdict.right(), "That is the hidden assignment. You win!", True)
-            return Outcome(state, Verdict.wrong("wrong assignment"), "That is not the hidden assignment. Game over.",
-                           True)
+            if read[1] != hidden:
+                return Outcome(state, Verdict.wrong("wrong assignment"), "That is not the hidden assignment. Game over.",
+                               True)
+            fits = _remaining(data, _read_answers(state["answers"]))[1].bit_count()
+            if fits > 1:
+                return Outcome(state, Verdict.wrong(f"a guess: {fits} assignments still fit"),
+                               f"That is the hidden assignment, but a guess: {fits} assignments still fit the clues "
+                               "and the answers. Game over.", True)
+            return Outcome(state, Verdict.right(), "That is the hidden assignment. You win!", True)
         first, second = read[1]
         truth = _linked(hidden, first, second)
         after = {"answers": [*state["answers"], [*first, *second, truth]]}
@@ -136,8 +153,7 @@ class LogicGridQuestions(MultiTurnTask):
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         """The balanced questioner's move (it wins within the budget, which is its decision tree's depth)."""
-        answers = [((c1, v1), (c2, v2), yes) for c1, v1, c2, v2, yes in state["answers"]]
-        return _balanced_move(problem.data, answers)
+        return _balanced_move(problem.data, _read_answers(state["answers"]))
 
     def honest_move(self, view: View) -> str:
         """Ask the balanced question over the assignments the clues and the answers read so far leave; state the
@@ -153,7 +169,12 @@ class LogicGridQuestions(MultiTurnTask):
         return {"ask person by person, ignoring the clues": _clueless}
 
 
-def _balanced_move(data: dict[str, Any], answers: list[tuple[Fact, Fact, bool]]) -> str:
+def _read_answers(rows: list[list[Any]]) -> list[tuple[Fact, Fact, bool]]:
+    return [((c1, v1), (c2, v2), bool(yes)) for c1, v1, c2, v2, yes in rows]
+
+
+def _remaining(data: dict[str, Any], answers: list[tuple[Fact, Fact, bool]]) -> tuple[tuple[Solution, ...], int]:
+    """The clues' assignments and, as a bit set over them, those the ``answers`` leave."""
     people, kinds = len(data["people"]), len(data["categories"])
     clues = _frozen_clues(data["clues"])
     left, masks, questions = _possible(people, kinds, clues), _question_masks(people, kinds, clues), \
@@ -162,9 +183,16 @@ def _balanced_move(data: dict[str, Any], answers: list[tuple[Fact, Fact, bool]])
     for first, second, yes in answers:
         mask = masks[questions.index((first, second))]
         remaining &= mask if yes else ~mask
+    return left, remaining
+
+
+def _balanced_move(data: dict[str, Any], answers: list[tuple[Fact, Fact, bool]]) -> str:
+    left, remaining = _remaining(data, answers)
     if remaining.bit_count() == 1:
         return _solution_text(data, left[remaining.bit_length() - 1])
-    first, second = questions[_balanced(remaining, masks)]
+    people, kinds = len(data["people"]), len(data["categories"])
+    masks = _question_masks(people, kinds, _frozen_clues(data["clues"]))
+    first, second = _questions(people, kinds)[_balanced(remaining, masks)]
     return f"Is {_fact_text(data, first)} {_fact_text(data, second)}?"
 
 
