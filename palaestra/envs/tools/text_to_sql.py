@@ -42,6 +42,7 @@ class TextToSql(ToolTask):
     description = "Write a SQLite query for a question; judged by executing it against the reference query."
     tags = ("tools", "multi-turn", "sql", "text-to-sql", "databases")
     tool_names = ("sql",)
+    version = 2  # v2: a count per row has a row counting 0 (an inner join in place of the LEFT JOIN passed 5 of 6)
 
     @dataclass(frozen=True)
     class Config:
@@ -144,13 +145,16 @@ def _query_text(answer: str) -> str:
 
 def _thin_salt(db: Database, question: dbgen.SqlQuestion) -> int | None:
     """A thinned twin on which the reference result is non-empty, differs from the full database's,
-    and has no tie at a LIMIT (so every equivalent query agrees on it); None if none of a few does
-    (the problem is then drawn again)."""
+    and has no tie at a LIMIT (so every equivalent query agrees on it), and, for a count per row, where
+    the database or the twin has a row counting 0; None if none of a few does (the problem is then
+    drawn again)."""
     for salt in range(THIN_SALTS):
         twin = sqldata.thinned(db, salt)
         result = sqldata.execute(twin, question.sql)
         if result.error is not None or not result.rows or results_match(question.rows, result.rows, False):
             continue
+        if question.spec["kind"] == "group_count" and not any(row[-1] == 0 for row in [*question.rows, *result.rows]):
+            continue  # no row counts 0: an inner join, which drops those rows, would pass
         if _tie_free(twin, question.spec):
             return salt
     return None
