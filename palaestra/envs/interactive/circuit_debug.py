@@ -216,14 +216,13 @@ def _showing(data: dict[str, Any]) -> list[int]:
     changes."""
     outputs = [int(name[1:]) - 1 for name in data["outputs"]]
     runs = [(bits, _evaluate(data, bits, False)) for bits in itertools.product((0, 1), repeat=data["inputs"])]
-    showing = []
-    for k in range(len(data["gates"])):
-        faulty = {**data, "faulty": k}
-        if any(good[k] != {"stuck0": 0, "stuck1": 1}.get(data["fault"], 1 - good[k])
-               and any(good[o] != bad[o] for bad in [_evaluate(faulty, bits, True)] for o in outputs)
-               for bits, good in runs):
-            showing.append(k)
-    return showing
+    def shows(k: int, bits: tuple[int, ...], good: list[int]) -> bool:
+        if good[k] == {"stuck0": 0, "stuck1": 1}.get(data["fault"], 1 - good[k]):
+            return False  # the fault leaves this gate's value as it should be
+        bad = _evaluate({**data, "faulty": k}, bits, True)
+        return any(good[o] != bad[o] for o in outputs)
+
+    return [k for k in range(len(data["gates"])) if any(shows(k, bits, good) for bits, good in runs)]
 
 
 def _parse(words: list[str], inputs: int, gates: int) -> tuple[str, int, tuple[int, ...]] | None:
