@@ -8,6 +8,8 @@
 - ``tools/text_to_sql`` v2: a count per row (``LEFT JOIN ... GROUP BY``, "0 when none") often had no row
   counting 0 on the database nor on its thinned twin, so the inner join, which drops those rows, passed 7 of the 9
   such problems in 40 seeds of level 3; now every such problem has a row counting 0 (0 of 5).
+- ``verification/loop_invariant`` v3 (grammar): a right invariant in a naming sentence ("The invariant is ...")
+  was rejected; now it is read, and a hedge or a negated name after it is still not.
 """
 
 from __future__ import annotations
@@ -76,3 +78,15 @@ def test_text_to_sql_inner_join_for_a_count_per_row_is_rejected():
         assert source.judge(problem, sql).correct
         assert not source.judge(problem, sql.replace("LEFT JOIN", "JOIN")).correct, seed
     assert counted >= 3
+
+
+def test_loop_invariant_reads_a_naming_sentence_and_nothing_after_it():
+    source = make_source("verification/loop_invariant")
+    for level, seed in ((0, 1), (3, 1), (4, 2)):
+        problem = source.sample(level, seed)
+        gold = problem.answer
+        assert source.verify(problem, f"The invariant is {gold}.").correct
+        assert source.verify(problem, f"The loop invariant is: {gold}").correct
+        assert not source.verify(problem, f"The invariant is {gold}, or true").correct
+        assert not source.verify(problem, f"Not the invariant: {gold}").correct
+        assert not source.verify(problem, "The invariant is: true").correct
