@@ -8,7 +8,9 @@ compare by value), on the database and on a thinned twin of it (the same tables 
 30% of the rows dropped), so a query that hard-codes the result it saw (``SELECT 17``,
 ``VALUES ...``) is rejected. Questions go from filtered counts (tier 0) through aggregates and
 arg-max, joins and anti-joins, grouping, top-n and nested averages, to HAVING and two-step joins
-(tier 4), on databases of 2 to 8 tables. The difficulty is twice the tier plus the number of tables.
+(tier 4), on databases of 2 to 8 tables. A count per row ("0 when none") has a row counting 0 on the
+database or the twin, so the inner join, which drops such rows, fails (it passed 7 of 9 such problems at
+level 3 in version 1). The difficulty is twice the tier plus the number of tables.
 
 Generation speed: about 170 problems/s at level 4 on this 2-core machine. Each problem draws its own
 database (8 tables of about 60 rows, by the shared database generator), writes it to a SQLite file and
@@ -42,6 +44,7 @@ class TextToSql(ToolTask):
     description = "Write a SQLite query for a question; judged by executing it against the reference query."
     tags = ("tools", "multi-turn", "sql", "text-to-sql", "databases")
     tool_names = ("sql",)
+    version = 2  # v2: a count per row has a row counting 0 (an inner join in place of the LEFT JOIN passed 5 of 6)
 
     @dataclass(frozen=True)
     class Config:
@@ -144,13 +147,16 @@ def _query_text(answer: str) -> str:
 
 def _thin_salt(db: Database, question: dbgen.SqlQuestion) -> int | None:
     """A thinned twin on which the reference result is non-empty, differs from the full database's,
-    and has no tie at a LIMIT (so every equivalent query agrees on it); None if none of a few does
-    (the problem is then drawn again)."""
+    and has no tie at a LIMIT (so every equivalent query agrees on it), and, for a count per row, where
+    the database or the twin has a row counting 0; None if none of a few does (the problem is then
+    drawn again)."""
     for salt in range(THIN_SALTS):
         twin = sqldata.thinned(db, salt)
         result = sqldata.execute(twin, question.sql)
         if result.error is not None or not result.rows or results_match(question.rows, result.rows, False):
             continue
+        if question.spec["kind"] == "group_count" and not any(row[-1] == 0 for row in [*question.rows, *result.rows]):
+            continue  # no row counts 0: an inner join, which drops those rows, would pass
         if _tie_free(twin, question.spec):
             return salt
     return None

@@ -22,7 +22,9 @@ seeds at every level, and the kit's reference check proves it again.
 The model's text is read by a bounded parser (:func:`~palaestra.envs.verification.common.parse_formula`:
 integer arithmetic with ``+ - *``, comparisons, and/or/not/implies, caps on length, nesting and
 constants) into z3 terms, never evaluated as code; z3 runs under a time and a resource limit,
-and a formula it cannot settle within them scores 0 with a message saying so.
+and a formula it cannot settle within them scores 0 with a message saying so. The formula may come
+in a naming sentence ("The loop invariant is: ..."; version 2 rejected it), alone after it: a hedge
+or a second formula leaves the answer unread.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.envs.verification.common import FormulaError, parse_formula, require_z3, z3_formula
-from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
+from palaestra.verifiers.normalize import named, read_answer, strip_wrappers, unify
 
 TIMEOUT_MS = 200  # per solver call: at most four calls stay under a second
 RLIMIT = 3_000_000  # z3 resource units per solver call; deterministic, unlike the timeout
@@ -50,7 +52,7 @@ class LoopInvariant(Task):
     max_answer_chars = 2_000
     python_requires = ("z3",)
     multiline = True
-    version = 2
+    version = 3  # v3: a naming sentence ("The loop invariant is ...") is read (it was rejected)
 
     @dataclass(frozen=True)
     class Config:
@@ -149,8 +151,8 @@ def _read_invariant(answer: str, names: set[str]) -> tuple[tuple | None, str]:
             return None
 
     tree = parse(text)
-    if tree is None:
-        tree = read_answer(text, parse)
+    if tree is None:  # wrappers, closing punctuation, a naming sentence ("The invariant is ...")
+        tree = read_answer(text, named(parse, r"invariant(?:\s+is)?"))
     return tree, first_error
 
 
