@@ -33,7 +33,11 @@ look-ahead 1.00, 0.97, 0.51, 0.54, 0.13 (100 seeds); now 0.18, 0.09, 0.03, 0.02,
 A 3-step ladder is always one the look-ahead joins, and under 2% of 4-step puzzles beat every rule for every
 tie-break, too few distinct puzzles: hence 5 steps from level 0.
 
-Generation speed: about 10-30 ms of CPU a problem at levels 0-1 (one checked pair in 8-13 is kept), 5-15 ms
+Version 6: a fixed tie-break is a policy of its own, and a chance of a half with ties at random left the six rule and
+tie-break pairs (alphabetically first or last) joining 0.15-0.30 of level 0's puzzles ("one step ahead, alphabetical
+ties" 0.30), 0.05-0.10 of level 1's; a puzzle any of them joins is now redrawn: 0.00 at levels 0-2 (40 seeds).
+
+Generation speed: about 25-50 ms of CPU a problem at levels 0-1 (version 5: 10-30 ms), 5-20 ms
 from level 2. Per pair, two breadth-first searches over the word graph (from the start and from the target, cached
 by word) pin the ladder's exact length and the puzzle's word list, and the rules' tie-breaks are searched depth
 first, cut wherever the target is more steps away (through allowed words) than the turns left.
@@ -61,7 +65,7 @@ class WordLadder(MultiTurnTask):
     tags = ("games", "multi-turn", "words", "search")
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     option_variants = ({"progress_rewards": True},)
-    version = 5  # v5: 5-step ladders from level 0; redrawn when a closer-letters rule (three) is likely to join them
+    version = 6  # v6: also redrawn when a rule with alphabetical ties (first or last) joins the words
 
     @dataclass(frozen=True)
     class Config:
@@ -270,6 +274,17 @@ def _rules_win(allowed: list[str], start: str, target: str, turns: int, most: fl
     near, off = _graph(allowed, start, target)
     to_target = _steps(near, target)  # steps to the target through allowed words: a walk with fewer turns left is cut
     for rule in RULES.values():
+        # A fixed tie-break (the alphabetically first or last word) is a policy of its own: a chance of a half with
+        # ties at random left these two joining 0.15-0.30 of level 0's puzzles.
+        for pick in (min, max):
+            word, seen = start, frozenset({start})
+            for _ in range(turns):
+                steps = [w for w in near[word] if w not in seen] or near[word]
+                ranks = {w: rule(w, word, seen, near, off) for w in steps}
+                word = pick(w for w in steps if ranks[w] == min(ranks.values()))
+                seen |= {word}
+                if word == target:
+                    return True
         budget, reached = RULE_NODES, 0.0
         # Depth first over the rule's tie-breaks, each walk weighted by its chance; stop once the chance passes `most`.
         stack = [(start, frozenset({start}), turns, 1.0)]
