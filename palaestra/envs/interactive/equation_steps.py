@@ -17,12 +17,18 @@ straight from ``3x + 5 = 11``) is rejected as a mistake, and the starting equati
 net coefficient of ``x`` of 1 or -1, so no equation is solved in one step. Several equations in
 one reply are unreadable.
 
-Process reward: half of the episode's reward is paid along the way, for progress: each
-accepted line that is shorter (fewer nodes in its expression trees) than every earlier line
-earns its share of ``0.5 * (start size - solved size)``; on reaching ``x = NUMBER`` the rest of
-that half is paid, plus ``0.5 / (1 + mistakes)``. A clean solution therefore earns exactly 1
-however many steps it takes; each wrong step costs part of the final half. The oracle collects
-terms, isolates ``x`` and divides, checking nothing but the rules above.
+Process reward: a quarter of the episode's reward is paid along the way, for progress measured in
+the oracle's steps still needed (:func:`_steps_left`, from 2 or 3 at the start to 0 when solved):
+each accepted line that needs fewer of them than every earlier line earns
+``0.25 * (best so far - steps left) / steps at the start``, so progress is paid once per step
+gained and going back and forth (expanding, then collecting again) earns nothing more. On
+reaching ``x = NUMBER`` the rest of the first half is paid, plus ``0.5 / (1 + mistakes)``. A clean
+solution therefore earns exactly 1 however many steps it takes; each wrong step costs part of the
+second half. The oracle collects terms, isolates ``x`` and divides, checking nothing but the
+rules above. Version 2 paid half for shrinking the lines (nodes in their expression trees), which
+tops out before the last step (``-6x = 9`` is no bigger than ``x = -3/2``): a policy that made one
+or two valid steps and stopped earned 0.44 / 0.41 / 0.45 / 0.33 / 0.42 at levels 0-4; version 3
+pays it 0.13 / 0.13 / 0.17 / 0.14 / 0.17 (40 seeds a level), one step of two 0.125.
 
 Levels add terms, brackets on both sides and fractions. The difficulty measure is the size of
 the starting equation (nodes in its two expression trees).
@@ -46,6 +52,7 @@ from palaestra.verifiers.expressions import Expr, parse_expression
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, without_closing
 
 Affine = tuple[Fraction, Fraction]  # (coefficient of x, constant)
+PROGRESS = 0.25  # the share of the reward paid along the way; the rest only on reaching x = NUMBER
 
 
 @register
@@ -54,7 +61,7 @@ class EquationSteps(MultiTurnTask):
     family = "interactive"
     description = "Solve a linear equation one rewrite per turn; each rewrite is checked for equivalence."
     tags = ("interactive", "multi-turn", "math", "process-reward")
-    version = 2
+    version = 3  # v3: progress is paid in the oracle's steps left, a quarter in all (v2: half, in tree size)
     one_move_per_turn = True
 
     @dataclass(frozen=True)
@@ -94,8 +101,9 @@ class EquationSteps(MultiTurnTask):
             "with exactly the same solution as the original, reached from the current equation by ONE step: "
             "simplify or rearrange the sides, add or subtract the same expression on both sides, or multiply or "
             "divide both sides by the same non-zero number. A line that is not is rejected and counts as a "
-            "mistake; write one equation per turn. Half of your score is paid as your equation gets simpler, the other half when you reach "
-            "x = NUMBER, less for every mistake."
+            "mistake; write one equation per turn. A quarter of your score is paid along the way, as your equation gets "
+            "closer to the answer (counted in the steps still needed, paid once per step gained); the rest is paid "
+            "when you reach x = NUMBER, half of the score only with no mistakes (less for every mistake)."
         )
         data = {"equation": text, "solution": [solution.numerator, solution.denominator],
                 "size": _size(text), "turns": config.turns}
@@ -108,7 +116,9 @@ class EquationSteps(MultiTurnTask):
         return float(problem.data["size"])
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
-        return {"equation": problem.data["equation"], "best": problem.data["size"], "paid": 0.0, "mistakes": 0}
+        # Counted here, not in generate: the kit samples far more problems than it plays.
+        steps = _steps_left(problem.data["equation"], Fraction(*problem.data["solution"]))
+        return {"equation": problem.data["equation"], "start": steps, "best": steps, "paid": 0.0, "mistakes": 0}
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
@@ -131,13 +141,13 @@ class EquationSteps(MultiTurnTask):
             return self._mistake(state, "more than one step at once: write one transformation per turn (simplify "
                                         "the sides, add or subtract the same expression on both sides, or multiply "
                                         "or divide both sides by the same number)")
-        size = _tree_size(left) + _tree_size(right)
-        span = data["size"] - _size(f"x = {_number_text(solution)}")
-        earned = min(0.5 - state["paid"], 0.5 * max(0, state["best"] - size) / max(span, 1))
-        paid = state["paid"] + earned
         # The equation as read (its wrappers and closing mark off): the state is shown again and read by the oracle.
-        new_state = {"equation": without_closing(strip_wrappers(move)), "best": min(state["best"], size), "paid": paid,
-                     "mistakes": state["mistakes"]}
+        equation = without_closing(strip_wrappers(move))
+        left_now = _steps_left(equation, solution)
+        # Only a new best pays, so undoing a step and redoing it earns nothing twice.
+        earned = min(PROGRESS - state["paid"], PROGRESS * max(0, state["best"] - left_now) / state["start"])
+        paid = state["paid"] + earned
+        new_state = {**state, "equation": equation, "best": min(state["best"], left_now), "paid": paid}
         if _solved(left, right):
             final = (0.5 - paid) + 0.5 / (1 + state["mistakes"])
             return Outcome(new_state, Verdict(min(1.0, earned + final), state["mistakes"] == 0, True, "solved"),
@@ -149,16 +159,35 @@ class EquationSteps(MultiTurnTask):
         return Outcome(state, Verdict.wrong(why), f"Rejected: {why}. The equation is still: {state['equation']}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
-        sides = _read_line(state["equation"])
-        assert sides is not None  # the state only ever holds accepted equations
-        (a, b), (c, d) = _affine(sides[0]), _affine(sides[1])  # type: ignore[misc]
-        solution = Fraction(*problem.data["solution"])
-        collected = f"{_affine_text(a, b)} = {_affine_text(c, d)}"
-        if b == 0 and c == 0 and _size(collected) >= _size(state["equation"]):
-            return f"x = {_number_text(solution)}"
-        if _size(collected) < _size(state["equation"]) and not (a != 0 and c != 0 and b == 0 and d == 0):
-            return collected
-        return f"{_affine_text(a - c, Fraction(0))} = {_number_text(d - b)}"
+        return _next_step(state["equation"], Fraction(*problem.data["solution"]))
+
+
+def _next_step(equation: str, solution: Fraction) -> str:
+    """The oracle's move from ``equation`` (an accepted one): collect terms, isolate x, divide."""
+    sides = _read_line(equation)
+    assert sides is not None  # the state only ever holds accepted equations
+    (a, b), (c, d) = _affine(sides[0]), _affine(sides[1])  # type: ignore[misc]
+    collected = f"{_affine_text(a, b)} = {_affine_text(c, d)}"
+    if b == 0 and c == 0 and _size(collected) >= _size(equation):
+        return f"x = {_number_text(solution)}"
+    if _size(collected) < _size(equation) and not (a != 0 and c != 0 and b == 0 and d == 0):
+        return collected
+    return f"{_affine_text(a - c, Fraction(0))} = {_number_text(d - b)}"
+
+
+def _steps_left(equation: str, solution: Fraction) -> int:
+    """How many moves the oracle makes from ``equation`` (an accepted one) to ``x = NUMBER``: 0 to 3.
+
+    The oracle needs at most three (collect, isolate, divide); the loop stops at 3 all the same.
+    """
+    steps = 0
+    while steps < 3:
+        sides = _read_line(equation)
+        assert sides is not None
+        if _solved(*sides):
+            break
+        equation, steps = _next_step(equation, solution), steps + 1
+    return steps
 
 
 def single_step(before: tuple[Affine, Affine], after: tuple[Affine, Affine]) -> bool:
