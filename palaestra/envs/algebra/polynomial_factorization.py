@@ -13,6 +13,10 @@ common divisor, whose value is the polynomial, and which has as many non-constan
 factors (counted with repetition) as the polynomial's factorisation into irreducibles.
 By unique factorisation, that count can only be reached when every factor is
 irreducible, so ``(x^2 - 4)(x + 1)`` or ``(2x - 4)(x + 1)`` are incomplete and rejected.
+
+Version 4: the factorisation may follow the polynomial and an equals sign (``6x^2 + 7x + 2 = (2x + 1)(3x + 2)``),
+as a grader reads it; before, that right answer was refused. Only a left side worth the polynomial itself is
+passed over, so a wrong factorisation on either side of the sign still fails.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from palaestra.verifiers.polynomials import (
     multiply,
     power,
     product_factors,
+    to_polynomial,
 )
 
 _EXAMPLES = ("3(x - 4)(2x + 1)^2", "-2(x + 5)(x^2 + 3)")
@@ -41,7 +46,7 @@ _EXAMPLES = ("3(x - 4)(2x + 1)^2", "-2(x + 5)(x^2 + 3)")
 @register
 class PolynomialFactorization(Task):
     id = "algebra/polynomial_factorization"
-    version = 3
+    version = 4  # v4: the polynomial restated before an equals sign is passed over
     family = "algebra"
     description = "Factor a polynomial completely over the integers (checked by unique factorisation)."
     tags = ("math", "algebra", "polynomials")
@@ -88,6 +93,11 @@ class PolynomialFactorization(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         variables = problem.data["variables"]
+        polynomial = {tuple(m): Fraction(c) for m, c in problem.data["terms"]}
+        if isinstance(answer, str) and answer.count("=") == 1:  # "6x^2 + 7x + 2 = (2x + 1)(3x + 2)"
+            restated, factored = answer.split("=")
+            if to_polynomial(read_formula(restated, variables), variables) == polynomial:
+                answer = factored
         tree = read_formula(answer, variables)
         if tree is None:
             return Verdict.unparsed("not a polynomial expression in " + ", ".join(variables))
@@ -99,7 +109,7 @@ class PolynomialFactorization(Task):
         value: Polynomial = {(0,) * n: constant} if constant else {}
         for factor, multiplicity in factors:
             value = multiply(value, power(factor, multiplicity))
-        if value != {tuple(m): Fraction(c) for m, c in problem.data["terms"]}:
+        if value != polynomial:
             return Verdict.wrong("the product is not the polynomial")
         if not all(is_primitive(factor) for factor, _ in factors):
             return Verdict.wrong("a factor still has a common numeric factor or non-integer coefficients")
