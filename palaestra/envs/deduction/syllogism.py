@@ -2,9 +2,9 @@
 
 Statements have the four classical forms: All X are Y, No X are Y, Some X are Y, Some X are not
 Y, read in modern logic (no statement implies that any group is non-empty unless it says
-"some"). Validity is decided by a model checker over the Venn regions of the terms: a
-situation says which of the 2^m regions (which terms a thing belongs to) are non-empty, and the
-argument is valid exactly when no situation makes the premises true and the conclusion false.
+"some"), and "There is at least one X" (stored as "Some X are X"; version 4). Validity is decided
+by a model checker over the Venn regions of the terms: a situation says which of the 2^m regions
+(which terms a thing belongs to) are non-empty, and the argument is valid exactly when no situation makes the premises true and the conclusion false.
 Universal statements empty regions and particular ones need a non-empty region, so all 2^(2^m)
 situations are checked at once with region bitmasks (:func:`_satisfiable`; a test compares it
 with brute force over every situation, and with a SAT solver). No table of valid moods is used.
@@ -44,7 +44,7 @@ group and one thing in each group alone score 0. The premises' witnesses plus on
 conclusion (the first step of building a counter-situation by hand, unchecked) scores 0.36, 0.19,
 0.14, 0.07, 0.07; it is declared among the heuristics.
 
-Version 3: existential import. From 4 terms, with probability ``IMPORT_SHARE`` (drawn apart from the verdict) the
+Version 3: existential import. From 4 terms, with probability 0.4 (drawn apart from the verdict) the
 layout must also allow an invalid orientation that is valid in traditional logic, where the subject of every
 universal premise has members (:func:`_valid_with_import`; then also when every group has members), and an invalid
 argument is that one: its every counter-situation leaves a group empty. Such arguments were 0-6% of the problems,
@@ -55,12 +55,20 @@ share per pattern of forms stays about ``VALID_SHARE``). Level 0 keeps 1.00: at 
 valid has two universal premises and a particular conclusion, which the empty situation refutes whatever the
 orientation, so keeping it would pay the constant ``invalid: nothing`` instead.
 
-Generation speed: about 6 ms of CPU a problem at levels 2-4, 17 at level 1 and 1.5 at level 0 (whose few
-orientations are labelled once and remembered). About 13 in 14 drawn premise layouts and forms are redrawn (37 in 38
-at 3 terms), each orientation checked by the Venn-region model checker, because no orientation makes the argument
-valid or none makes it invalid without a cheap counter-situation; the balance keeps the forms from saying anything
-about the answer. Where import must make a difference, about 1 in 500 drawn layouts at 4 terms is kept (1 in 75
-at 7 terms).
+Version 4: existential import at every level, and in two thirds of the problems. A layout drawn for import (with
+probability ``IMPORT_SHARE``) also states that one group has members ("There is at least one poet", read as "Some
+poets are poets"), so no counter-situation is empty and three terms allow such arguments too (All M are P; All S are
+M; there is at least one M; so some S are P: invalid, one thing that is an M and a P). The import solver above
+(every group non-empty, or only the subjects of the universal premises) now scores 0.50, 0.46, 0.50, 0.54, 0.47 at
+levels 0-4 (200 seeds a level; v3: 1.00, 0.64, 0.61, 0.70, 0.67), the constant ``valid`` about 0.22, a bare
+``invalid`` and ``invalid: nothing`` 0; the premises' witnesses and one thing against the conclusion 0.12, 0.05,
+0.07, 0.04, 0.02. Stated membership is drawn apart from the verdict like the rest, so it
+says nothing about it.
+
+Generation speed: about 4 to 12 ms of CPU a problem at levels 0-4. About 1 in 160 drawn layouts is kept at 3 terms
+where import must make a difference (1 in 80 from 4 terms; 1 in 15 to 37 elsewhere), each orientation checked by the
+Venn-region model checker, because no orientation makes the argument valid or none makes it invalid without a cheap
+counter-situation; the balance keeps the forms from saying anything about the answer.
 """
 
 from __future__ import annotations
@@ -90,8 +98,8 @@ GUESSED_SIZES = 3  # a guess of this many things or fewer ...
 GUESS_SHARE = 1 / 6  # ... may refute a kept invalid argument at most this often, at each number of things
 GUESSED_TERMS = 4  # checked exactly up to this many terms (past it random guesses refute under 3% of the arguments)
 VALID_SHARE = 0.25  # the certificate-free "valid" is this rare: a constant "valid" scores about 0.25
-IMPORT_SHARE = 0.4  # from 4 terms, this share of the layouts allows an invalid argument that existential import makes valid
-_IMPORT_ATTEMPTS = 20_000  # at 4 terms about 1 drawn layout in 500 allows both verdicts and such an argument
+IMPORT_SHARE = 2 / 3  # this share of the layouts allows an invalid argument that existential import makes valid
+_IMPORT_ATTEMPTS = 5_000  # about 1 drawn layout in 160 at 3 terms (1 in 80 from 4) allows both verdicts and such an argument
 _YES = ("valid", "yes", "true", "it is valid", "the argument is valid", "the conclusion follows")
 _NO = ("invalid", "no", "false", "it is invalid", "it is not valid", "the argument is invalid",
        "the argument is not valid", "the conclusion does not follow")
@@ -105,7 +113,7 @@ class Syllogism(Task):
     description = ("Decide whether a categorical syllogism (or a longer chain of premises) is valid; if not, show a "
                    "counter-situation.")
     tags = ("logic", "deduction", "certificates")
-    version = 3  # v3: from 4 terms, 0.4 of the problems allow an invalid argument only existential import makes valid
+    version = 4  # v4: "There is at least one X" lets 2/3 of the problems at every level allow an argument only import makes valid
     max_answer_chars = 4000
     certificate_free = ("valid",)
     bare_verdicts = ("invalid",)
@@ -120,7 +128,7 @@ class Syllogism(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         m = config.terms
-        imported = m > 3 and rng.random() < IMPORT_SHARE  # drawn apart from the verdict, so it tells nothing of it
+        imported = rng.random() < IMPORT_SHARE  # drawn apart from the verdict, so it tells nothing of it
         premises, conclusion, valid = retry(lambda: _argument(rng, m, imported), attempts=_IMPORT_ATTEMPTS,
                                             what="a layout with both verdicts possible")
         terms = rng.sample(_TERMS, m)
@@ -128,7 +136,7 @@ class Syllogism(Task):
         prompt = (
             "Read each statement in modern logic: \"All X are Y\" and \"No X are Y\" do not imply that there are "
             "any X; \"Some X are Y\" means at least one X is a Y; \"Some X are not Y\" means at least one X is "
-            "not a Y. An argument is valid when the conclusion is true in every situation where all the premises "
+            "not a Y; \"There is at least one X\" means the group X has members. An argument is valid when the conclusion is true in every situation where all the premises "
             f"are true.\n\nPremises:\n{listing}\n\nConclusion: {_sentence(conclusion, terms)}\n\n"
             "Is the argument valid? If it is, answer with the single word valid. If it is not, answer invalid "
             "followed by a counter-situation: the things that exist, separated by semicolons, each with the groups "
@@ -259,6 +267,8 @@ class Syllogism(Task):
 
 def _sentence(statement: list, terms: list[str]) -> str:
     form, x, y = statement[0], terms[statement[1]], terms[statement[2]]
+    if x == y:
+        return f"There is at least one {_singular(x)}."
     return {"all": f"All {x} are {y}.", "no": f"No {x} are {y}.", "some": f"Some {x} are {y}.",
             "some_not": f"Some {x} are not {y}."}[form]
 
@@ -320,11 +330,14 @@ def _argument(rng: random.Random, m: int, imported: bool) -> tuple[list[list], l
     forms = [rng.choice(_FORMS) for _ in range(m)]  # m - 1 premises and the conclusion
     if imported and all(form in ("some", "some_not") for form in forms[:-1]):
         return None  # import is about the subjects of universal premises: without one it changes nothing
+    # "There is at least one X" ("Some X are X"): the group it names has members, so no counter-situation is empty
+    existing = [["some", term, term] for term in rng.sample(range(m), 1 if imported else 0)]
     found: dict[bool, tuple[list[list], list]] = {}
     for _ in range(_ORIENTATIONS):
         flips = [rng.random() < 0.5 for _ in range(m)]
         pairs = [*edges, tuple(ends)]
         statements = [[form, b, a] if flip else [form, a, b] for form, (a, b), flip in zip(forms, pairs, flips)]
+        statements[-1:-1] = existing
         label = _label_few_terms(m, tuple(map(tuple, statements))) if m <= GUESSED_TERMS else _label(m, statements)
         if label is None or label in found:
             continue  # the first orientation with each label is the one used
