@@ -250,9 +250,11 @@ def _smallest_raise(last: tuple[int, int] | None, face: int) -> tuple[int, int]:
     return (1 if last is None else last[0] + (0 if face > last[1] else 1), face)
 
 
-def _smallest_raises(last: tuple[int, int] | None, total: int) -> list[tuple[int, int]]:
-    """The smallest raise on each face that fits the dice on the table."""
-    return [bid for bid in (_smallest_raise(last, face) for face in range(1, 7)) if bid[0] <= total]
+@functools.lru_cache(maxsize=4096)
+def _smallest_raises(last: tuple[int, int] | None, total: int) -> tuple[tuple[int, int], ...]:
+    """The smallest raise on each face that fits the dice on the table. (Cached: the opponent's rule asks for them
+    for every hand the honest player weighs.)"""
+    return tuple(bid for bid in (_smallest_raise(last, face) for face in range(1, 7)) if bid[0] <= total)
 
 
 # --- the game -----------------------------------------------------------------------------------------------
@@ -342,33 +344,43 @@ def _tail_cached(needed: int, dice: int) -> float:
     return sum(math.comb(dice, k) * (1 / 6) ** k * (5 / 6) ** (dice - k) for k in range(needed, dice + 1))
 
 
-def _switched(bids: tuple[tuple[int, int], ...], starter: int) -> frozenset[int]:
-    """The faces the model switched to this round: its bids on another face than the bid before, and its opening."""
-    return frozenset(bid[1] for i, bid in enumerate(bids)
-                     if _bidder_of(starter, i) == MODEL and (i == 0 or bids[i - 1][1] != bid[1]))
+def _switched(bids: tuple[tuple[int, int], ...], starter: int) -> int:
+    """The faces the model switched to this round: its bids on another face than the bid before, and its opening;
+    as a bit mask (bit ``face``), a small key for the rule's cache."""
+    return sum({1 << bid[1] for i, bid in enumerate(bids)
+                if _bidder_of(starter, i) == MODEL and (i == 0 or bids[i - 1][1] != bid[1])})
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def _rule(own: tuple[int, ...], unseen: int, bids: tuple[tuple[int, int], ...], starter: int) -> Any:
     """The opponent's stated rule from its dice ``own`` facing ``unseen`` dice of the model: of the smallest raise
     on each face, the one most likely true (the higher face on a tie); a call when the last bid is more likely false
-    than that raise is true. A face the model switched to counts one sure die among the unseen. (Cached: the honest
-    player asks it for every hand the opponent may hold.)"""
-    switched = _switched(bids, starter)
+    than that raise is true. A face the model switched to counts one sure die among the unseen."""
+    return _cached_rule(own, unseen, bids[-1] if bids else None, _switched(bids, starter))
 
-    def chance(bid: tuple[int, int]) -> float:
-        count, face = bid
-        sure = 1 if face in switched and unseen else 0
+
+def _rule_after(own: tuple[int, ...], unseen: int, last: tuple[int, int] | None, switched: int) -> Any:
+    """:func:`_rule` from all it reads of the bids: the last one and the faces the model switched to."""
+
+    def chance(count: int, face: int) -> float:
+        sure = 1 if switched >> face & 1 and unseen else 0
         return _tail(count - own.count(face) - sure, unseen - sure)
 
-    last = bids[-1] if bids else None
-    options = _smallest_raises(last, len(own) + unseen)
-    if not options:
+    pick, most = None, (-1.0, 0)
+    for count, face in _smallest_raises(last, len(own) + unseen):
+        key = (chance(count, face), face)  # the most likely true, the higher face on a tie
+        if key > most:
+            pick, most = (count, face), key
+    if pick is None:
         return "liar"
-    pick = max(options, key=lambda bid: (chance(bid), bid[1]))
-    if last is not None and 1 - chance(last) > chance(pick):
+    if last is not None and 1 - chance(*last) > most[0]:
         return "liar"
     return pick
+
+
+# Cached on what the rule reads, not on the whole bidding: the oracle's search at generation asks it at every node,
+# and the honest player for every hand the opponent may hold after every line of bids it weighs (lines that end
+# alike share entries: the kit's honest games fill about 450,000, a few tens of MB; without them they re-solve).
+_cached_rule = functools.lru_cache(maxsize=1 << 19)(_rule_after)
 
 
 def _opponent_choice(data: dict[str, Any], state: dict[str, Any]) -> Any:
@@ -441,9 +453,11 @@ def _honest_choice(mine: tuple[int, ...], unseen: int, bids: tuple[tuple[int, in
     as the opponent bid this round; then the move most likely to win the round, looking ``HONEST_DEPTH`` of its own
     moves ahead (each opponent reply read from the rule; past the horizon it calls), among a call and the smallest
     raise on each face."""
-    theirs = [i for i in range(len(bids)) if _bidder_of(starter, i) == OPPONENT]
+    # What the rule reads of the bids before each of the opponent's bids (read once, not once per hand).
+    seen = [(bids[i - 1] if i else None, _switched(bids[:i], starter), bids[i])
+            for i in range(len(bids)) if _bidder_of(starter, i) == OPPONENT]
     hands = [(hand, rolls) for hand, rolls in _hands(unseen)
-             if all(_rule(hand, len(mine), bids[:i], starter) == bids[i] for i in theirs)]
+             if all(_cached_rule(hand, len(mine), last, switched) == bid for last, switched, bid in seen)]
 
     Hands = list[tuple[tuple[int, ...], int]]
 
@@ -456,10 +470,11 @@ def _honest_choice(mine: tuple[int, ...], unseen: int, bids: tuple[tuple[int, in
         top: tuple[int, Any] = (call_wins(bids[-1], hands), "liar") if bids else (-1, None)
         for bid in _smallest_raises(bids[-1] if bids else None, len(mine) + unseen):
             after = (*bids, bid)
+            switched = _switched(after, starter)  # the same for every hand
             won = 0
             replies: dict[tuple[int, int], Hands] = {}
             for hand, rolls in hands:
-                reply = _rule(hand, len(mine), after, starter)
+                reply = _cached_rule(hand, len(mine), bid, switched)
                 if reply == "liar":
                     won += rolls if mine.count(bid[1]) + hand.count(bid[1]) >= bid[0] else 0
                 else:

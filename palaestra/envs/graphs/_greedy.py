@@ -160,14 +160,17 @@ def independent_set_cover(n: int, edges: Sequence[Sequence[int]], prefer_high: b
     """The complement of the greedy independent set (repeatedly take a node of fewest remaining neighbours,
     ties to the lower id or the higher one with ``prefer_high``, dropping its neighbours): a vertex cover, in
     increasing order."""
-    joined = neighbour_sets(n, edges)
-    left, independent = set(range(n)), set()
-    sign = -1 if prefer_high else 1
+    masks = _bit_masks(n, edges)  # bit masks: generators run this rule on every draw
+    left, independent = (1 << n) - 1, 0
     while left:
-        node = min(left, key=lambda v: (len(joined[v] & left), sign * v))
-        independent.add(node)
-        left -= joined[node] | {node}
-    return [v for v in range(n) if v not in independent]
+        nodes = set_bits(left)
+        counts = [(masks[v] & left).bit_count() for v in nodes]
+        fewest = min(counts)
+        # Among the nodes of fewest neighbours left (lowest first), the first one, or the last with prefer_high.
+        node = nodes[len(counts) - 1 - counts[::-1].index(fewest) if prefer_high else counts.index(fewest)]
+        independent |= 1 << node
+        left &= ~(masks[node] | 1 << node)
+    return [v for v in range(n) if not independent >> v & 1]
 
 
 def grown_clique(joined: Sequence[set[int]], start: int | None, prefer_high: bool = False,
@@ -175,40 +178,41 @@ def grown_clique(joined: Sequence[set[int]], start: int | None, prefer_high: boo
     """A clique grown greedily from ``start`` (or, with None, from every node as a candidate): repeatedly add the
     candidate (a node joined to every node taken) with the most neighbours among the candidates (with
     ``by_degree``: the most neighbours in the graph), ties to the lower id (the higher with ``prefer_high``)."""
-    sign = 1 if prefer_high else -1
-    clique, candidates = ([], set(range(len(joined)))) if start is None else ([start], set(joined[start]))
-    while candidates:
-        nxt = max(candidates, key=lambda v: (len(joined[v]) if by_degree else len(joined[v] & candidates), sign * v))
-        clique.append(nxt)
-        candidates &= joined[nxt]
-    return sorted(clique)
+    masks = [sum(1 << u for u in near) for near in joined]
+    grow = _growth(masks, prefer_high, by_degree)
+    return sorted(grow((1 << len(joined)) - 1) if start is None else [start, *grow(masks[start])])
 
 
 def multi_start_clique(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False,
                        by_degree: bool = False) -> list[int]:
     """The greedy clique of :func:`grown_clique` grown from every start node; the largest one found (the first on
-    a tie)."""
-    joined = neighbour_sets(n, edges)
+    a tie). One memoised growth serves every start (the generator runs this on every draw of a 30-odd node graph)."""
+    masks = _bit_masks(n, edges)
+    grow = _growth(masks, prefer_high, by_degree)
     best: list[int] = []
     for start in range(n):
-        clique = grown_clique(joined, start, prefer_high, by_degree)
+        clique = [start, *grow(masks[start])]
         if len(clique) > len(best):
-            best = clique
+            best = sorted(clique)
     return best
 
 
 def peeled_clique(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False) -> list[int]:
     """Peeling: repeatedly remove a node of fewest neighbours among the nodes left (ties to the lower id, or the
-    higher one with ``prefer_high``) until the nodes left are all joined to each other."""
-    joined = neighbour_sets(n, edges)
-    left = set(range(n))
-    sign = -1 if prefer_high else 1
+    higher one with ``prefer_high``) until the nodes left are all joined to each other. On bit masks (generators
+    run it on every draw)."""
+    masks = _bit_masks(n, edges)
+    left = (1 << n) - 1
     for _ in range(n):
-        degree = {v: len(joined[v] & left) for v in left}
-        if all(d == len(left) - 1 for d in degree.values()):
+        nodes = set_bits(left)
+        degree = [(masks[v] & left).bit_count() for v in nodes]
+        fewest = min(degree)
+        if fewest == len(nodes) - 1:  # no node has more than len(nodes) - 1: all are joined to each other
             break
-        left.remove(min(left, key=lambda v: (degree[v], sign * v)))
-    return sorted(left)
+        # Among the nodes of fewest neighbours (lowest first), the first one, or the last with prefer_high.
+        at = len(degree) - 1 - degree[::-1].index(fewest) if prefer_high else degree.index(fewest)
+        left ^= 1 << nodes[at]
+    return set_bits(left)
 
 
 def _bit_masks(n: int, edges: Sequence[Sequence[int]]) -> list[int]:

@@ -248,14 +248,17 @@ def _part(rng: random.Random, labels: list[int], density: float, planted: int,
     joined = neighbour_sets(size, local)
     if max(len(joined[rank[v]]) for v in decoys) <= max(len(joined[rank[u]]) for u in clique):
         return None  # growth would take a decoy first only by a tie-break: a random one would find the clique
+    # The rules that reject draws come first (peeling rejects most; growth by most neighbours almost never does):
+    # the draw fails if any rule finds the clique, so the order changes only the work done.
     for prefer_high in (False, True):
-        for by_degree in (False, True):
-            if len(grown_clique(joined, None, prefer_high, by_degree)) >= planted:
-                return None
         if len(peeled_clique(size, local, prefer_high)) >= planted:
             return None
         if len(_fewest_first_clique(joined, list(range(size)), prefer_high)) >= planted:
             return None
+    for prefer_high in (False, True):
+        for by_degree in (False, True):
+            if len(grown_clique(joined, None, prefer_high, by_degree)) >= planted:
+                return None
     return sorted((min(labels[u], labels[v]), max(labels[u], labels[v])) for u, v in edges)
 
 
