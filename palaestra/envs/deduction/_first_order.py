@@ -17,6 +17,7 @@ Example::
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 UNARY = ("P", "Q", "R")
@@ -292,49 +293,58 @@ class TruthBatch:
         present = {d: self.present.get(d, 0) for d in range(1, self.largest + 1)}
         atoms, largest = self.atoms, self.largest
         env: dict[str, int] = {}  # the variables bound so far; each quantifier sets and restores its own
-        # A quantified part's value depends only on its free variables' values: worked out once for each, not once
-        # per value of every enclosing quantifier's variable (``∀x (P(x) → ∃y R(y, y))`` evaluates ∃y once).
-        free: dict[int, tuple[str, ...]] = {}
-        known: dict[tuple[int, tuple[int, ...]], int] = {}
 
-        def value(g: Formula) -> int:
+        # The sentence is turned into one closure per part before it is evaluated: the generators evaluate each
+        # candidate sentence over thousands of variable bindings, and a closure does not look up the part's
+        # operator again at each of them.
+        def compiled(g: Formula) -> Callable[[], int]:
             op = g[0]
             if op == "forall" or op == "exists":
-                names = free.get(id(g))
-                if names is None:
-                    names = free[id(g)] = tuple(sorted(_free_variables(g)))
-                memo = (id(g), tuple(env[name] for name in names))
+                return quantified(op == "forall", g)
+            if op == "not":
+                inner = compiled(g[1])
+                return lambda: every ^ inner()
+            if op in ("and", "or", "imp"):
+                left, right = compiled(g[1]), compiled(g[2])
+                if op == "and":
+                    return lambda: left() & right()
+                if op == "or":
+                    return lambda: left() | right()
+                return lambda: (every ^ left()) | right()
+            if op == "eq":
+                a, b = g[1], g[2]
+                return lambda: every if env[a] == env[b] else 0
+            if len(g) == 2:
+                v = g[1]
+                return lambda: atoms.get((op, env[v]), 0)
+            a, b = g[1], g[2]
+            return lambda: atoms.get((op, env[a], env[b]), 0)
+
+        # A quantified part's value depends only on its free variables' values: worked out once for each, not once
+        # per value of every enclosing quantifier's variable (``∀x (P(x) → ∃y R(y, y))`` evaluates ∃y once).
+        def quantified(forall: bool, g: Formula) -> Callable[[], int]:
+            var, body, names = g[1], compiled(g[2]), tuple(sorted(_free_variables(g)))
+            known: dict[tuple[int, ...], int] = {}
+
+            def value() -> int:
+                memo = tuple(env[name] for name in names)
                 found = known.get(memo)
                 if found is None:
-                    found = known[memo] = quantified(op, g)
+                    outer = env.get(var)
+                    result = every if forall else 0
+                    for d in range(1, largest + 1):
+                        env[var] = d
+                        if forall:
+                            result &= body() | (every ^ present[d])
+                        else:
+                            result |= body() & present[d]
+                    if outer is None:
+                        del env[var]
+                    else:
+                        env[var] = outer
+                    found = known[memo] = result
                 return found
-            if op == "not":
-                return every ^ value(g[1])
-            if op == "and":
-                return value(g[1]) & value(g[2])
-            if op == "or":
-                return value(g[1]) | value(g[2])
-            if op == "imp":
-                return (every ^ value(g[1])) | value(g[2])
-            if op == "eq":
-                return every if env[g[1]] == env[g[2]] else 0
-            if len(g) == 2:
-                return atoms.get((op, env[g[1]]), 0)
-            return atoms.get((op, env[g[1]], env[g[2]]), 0)
 
-        def quantified(op: str, g: Formula) -> int:
-            var, body, outer = g[1], g[2], env.get(g[1])
-            result = every if op == "forall" else 0
-            for d in range(1, largest + 1):
-                env[var] = d
-                if op == "forall":
-                    result &= value(body) | (every ^ present[d])
-                else:
-                    result |= value(body) & present[d]
-            if outer is None:
-                del env[var]
-            else:
-                env[var] = outer
-            return result
+            return value
 
-        return value(f)
+        return compiled(f)()

@@ -299,7 +299,7 @@ class PreferenceElicitation(MultiTurnTask):
         labels, numeric, features, rentals = base["labels"], base["numeric"], base["features"], base["rentals"]
         w, n, favourite, _ = _users(base)
         has = np.array([[rentals[i][f] for f in features] for i in range(len(rentals))], dtype=bool)
-        alive = _allows(n[:, None, :], has[None, :, :]).any(axis=1)  # users some rental suits
+        alive = _suits(n, has).any(axis=1)  # users some rental suits
 
         def reply(question: tuple[str, ...]) -> np.ndarray:
             attribute = question[1]
@@ -362,6 +362,15 @@ def _allows(stances: np.ndarray, has: np.ndarray) -> np.ndarray:
     return ~(((stances == 1) & ~has) | ((stances == -1) & has)).any(axis=-1)
 
 
+def _suits(stances: np.ndarray, has: np.ndarray) -> np.ndarray:
+    """:func:`_allows` for every user (rows of ``stances``) and rental (rows of ``has``): users x rentals. The features
+    are packed into bits first, one mask per user and rental rather than a users x rentals x features array (the
+    generator builds this table for thousands of users per draw)."""
+    bits = 1 << np.arange(stances.shape[-1])
+    must, refuse, held = (stances == 1) @ bits, (stances == -1) @ bits, has @ bits
+    return ((must[:, None] & ~held[None, :]) | (refuse[:, None] & held[None, :])) == 0
+
+
 def _stance_index(stance: int, features: int) -> int:
     """The place, among a weight vector's users in ``_users``, of the one with ``stance`` on every feature."""
     return list(itertools.product(STANCES, repeat=features)).index((stance,) * features)
@@ -387,7 +396,7 @@ def _users(base: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     w = np.repeat(weights, len(stances), axis=0)
     n = np.tile(stances, (len(weights), 1))
     scores = w @ positions.T  # users x rentals
-    acceptable = _allows(n[:, None, :], has[None, :, :])
+    acceptable = _suits(n, has)
     rank = acceptable * 1000.0 + scores - np.arange(len(labels))[None, :] * 1e-6
     favourite = rank.argmax(axis=1)
     masked = np.where(acceptable, scores, -np.inf)

@@ -302,13 +302,22 @@ def _specialty(records: Records, slot_id: str) -> str:
 
 def _candidates(records: Records, request: dict[str, str], blind: str | None = None) -> list[str]:
     """The free slots that fit a booking request, earliest first (ties by slot id; ``blind``, see :func:`_blinds`)."""
+    # the generator scans every slot for every request it weighs: the request's fields are read once, and each test
+    # skips the slot as soon as it fails (in the order of the tests, so that bad records fail as before)
+    noon = f"{NOON}:00"
+    date, wants_morning, specialty, now = request["date"], request["half"] == "morning", request["specialty"], \
+        records["now"]
+    doctors = records["doctors"]
     fits = []
     for slot_id, slot in records["slots"].items():
+        if slot["patient"] is not None:
+            continue
         start = slot["start"]  # ISO times, which compare as strings
-        morning = start[11:16] < f"{NOON}:00" or (blind == "noon" and start[11:16] == f"{NOON}:00")
-        if (slot["patient"] is None and start[:10] == request["date"] and morning == (request["half"] == "morning")
-                and records["doctors"][slot["doctor"]]["specialty"] == request["specialty"]
-                and start > records["now"]):
+        if start[:10] != date:
+            continue
+        time = start[11:16]
+        if (time < noon or (blind == "noon" and time == noon)) == wants_morning \
+                and doctors[slot["doctor"]]["specialty"] == specialty and start > now:
             fits.append((start, slot_id))
     return [slot_id for _, slot_id in sorted(fits)]
 
@@ -320,10 +329,11 @@ def _late(records: Records, slot_id: str, blind: str | None = None) -> bool:
 
 
 def _allowed(records: Records, patient_id: str, request: dict[str, str], rules: dict[str, bool],
-             blind: str | None = None, start: Records | None = None, cancelled: frozenset[str] | set[str] = frozenset()
-             ) -> bool:
+             blind: str | None = None, start: Records | None = None, cancelled: frozenset[str] | set[str] = frozenset(),
+             candidates: list[str] | None = None) -> bool:
     """Whether the policy allows ``request`` (``blind``: without that part, see :func:`_blinds`; ``start``: the
-    records before the conversation and ``cancelled`` the specialties cancelled in it, which blind policies read)."""
+    records before the conversation and ``cancelled`` the specialties cancelled in it, which blind policies read;
+    ``candidates``: :func:`_candidates` of the booking under ``blind``, when the caller has them already)."""
     if request["kind"] == "cancel":
         return records["slots"][request["slot"]]["patient"] == patient_id
     patient = records["patients"][patient_id]
@@ -331,17 +341,28 @@ def _allowed(records: Records, patient_id: str, request: dict[str, str], rules: 
     if rules["referrals"] and specialty != GENERAL and specialty not in patient["referrals"] and blind != "referrals":
         return False
     counted = (start or records) if blind == "earlier" else records
-    held = any(slot["patient"] == patient_id and counted["doctors"][slot["doctor"]]["specialty"] == specialty
-               for slot in counted["slots"].values()) or (blind == "cancelled" and specialty in cancelled)
-    return (not held or blind == "no_limit") and bool(_candidates(records, request, blind))
+    held = _holds(counted, patient_id, specialty) or (blind == "cancelled" and specialty in cancelled)
+    return (not held or blind == "no_limit") and bool(_candidates(records, request, blind) if candidates is None
+                                                      else candidates)
+
+
+def _holds(records: Records, patient_id: str, specialty: str) -> bool:
+    """Whether the patient holds a slot of ``specialty`` (a plain loop: the generator asks this thousands of times)."""
+    doctors = records["doctors"]
+    for slot in records["slots"].values():
+        if slot["patient"] == patient_id and doctors[slot["doctor"]]["specialty"] == specialty:
+            return True
+    return False
 
 
 def _calls(records: Records, patient_id: str, request: dict[str, str], rules: dict[str, bool],
-           blind: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+           blind: str | None = None, candidates: list[str] | None = None) -> list[tuple[str, dict[str, Any]]]:
     """The function calls that carry out an allowed request on ``records`` (``blind``: as the policy without that
-    part does)."""
+    part does; ``candidates``: as for :func:`_allowed`)."""
     if request["kind"] == "book":
-        slot_id = _candidates(records, request, blind)[-1 if blind == "latest" else 0]
+        if candidates is None:
+            candidates = _candidates(records, request, blind)
+        slot_id = candidates[-1 if blind == "latest" else 0]
         return [("book_slot", {"slot_id": slot_id, "patient_id": patient_id})]
     calls: list[tuple[str, dict[str, Any]]] = [("cancel_slot", {"slot_id": request["slot"]})]
     if rules["late_fee"] and _late(records, request["slot"], blind) and blind != "no_fee":
@@ -366,10 +387,20 @@ def _serve(records: Records, patient_id: str, request: dict[str, str], rules: di
 def _decides(records: Records, start: Records, cancelled: set[str], patient_id: str, request: dict[str, str],
              rules: dict[str, bool], among: set[str]) -> set[str]:
     """The parts of the policy ``among`` whose absence would change what ``request`` does on ``records``."""
+    # a booking's candidates differ only without the noon rule: scanned once for it and once for the rest, not twice
+    # for every blind policy (the generator weighs dozens of requests this way for each one it keeps)
+    found: dict[bool, list[str]] = {}
+
     def calls(blind: str | None) -> list[tuple[str, dict[str, Any]]]:
-        if not _allowed(records, patient_id, request, rules, blind, start, cancelled):
+        candidates = None
+        if request["kind"] == "book":
+            noon = blind == "noon"
+            if noon not in found:
+                found[noon] = _candidates(records, request, blind)
+            candidates = found[noon]
+        if not _allowed(records, patient_id, request, rules, blind, start, cancelled, candidates):
             return []
-        return _calls(records, patient_id, request, rules, blind)
+        return _calls(records, patient_id, request, rules, blind, candidates)
 
     done = calls(None)
     return {blind for blind in among if calls(blind) != done}

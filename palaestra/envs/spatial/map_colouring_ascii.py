@@ -69,6 +69,7 @@ Difficulty: the neighbouring pairs (the constraints) plus the regions plus the r
 
 from __future__ import annotations
 
+import functools
 import random
 import string
 from collections.abc import Callable
@@ -147,6 +148,17 @@ def random_colouring(rng: random.Random, adjacent: list[set[int]], colours: int)
     return chosen if place() else None
 
 
+@functools.cache
+def _domain_tables(colours: int) -> tuple[list[int], list[list[list[int]]]]:
+    """For :func:`fewest_repaints`, per domain (a bit mask of colours): its size, and per painted colour the order its
+    colours are tried in (the painted colour first, then ascending). The search visits hundreds of thousands of nodes
+    per generated map: looked up, not recomputed at each (built once per process; not to be changed)."""
+    domains = range(1 << (colours + 1))
+    return ([options.bit_count() for options in domains],
+            [[sorted((c for c in range(1, colours + 1) if options >> c & 1), key=lambda c: c != paint)
+              for options in domains] for paint in range(colours + 1)])
+
+
 def fewest_repaints(adjacent: list[set[int]], colours: int, painted: list[int], bound: int) -> tuple[int, list[int]]:
     """The fewest regions whose colour must change for a proper colouring, and such a colouring.
 
@@ -158,17 +170,19 @@ def fewest_repaints(adjacent: list[set[int]], colours: int, painted: list[int], 
     full = (1 << (colours + 1)) - 2
     chosen = [0] * count
     best: list = [bound + 1, None]
+    sizes, tried = _domain_tables(colours)
+    painted_bits = [1 << colour for colour in painted]
 
     def search(domains: list[int], cost: int) -> None:
         region, width, forced = -1, colours + 1, 0
-        for candidate in range(count):
+        for candidate, options in enumerate(domains):
             if chosen[candidate]:
                 continue
-            options = domains[candidate]
             if not options:
                 return
-            forced += not options >> painted[candidate] & 1
-            size = options.bit_count()
+            if not options & painted_bits[candidate]:
+                forced += 1
+            size = sizes[options]
             if size < width:
                 region, width = candidate, size
         if cost + forced >= best[0]:
@@ -176,10 +190,7 @@ def fewest_repaints(adjacent: list[set[int]], colours: int, painted: list[int], 
         if region < 0:
             best[0], best[1] = cost, chosen[:]
             return
-        options = domains[region]
-        values = [c for c in range(1, colours + 1) if options >> c & 1]
-        values.sort(key=lambda c: c != painted[region])
-        for colour in values:
+        for colour in tried[painted[region]][domains[region]]:
             chosen[region] = colour
             narrowed = domains[:]
             for other in adjacent[region]:
