@@ -261,13 +261,14 @@ Units = Mapping[str, "Fraction | int"]
 """Accepted unit spellings and their factors to the asked unit (``{"cm": 1, "m": 100}``); empty: a bare number."""
 
 
-def read_quantity(text: str, units: Units, max_digits: int = 60) -> Fraction | None:
-    """The exact number written, converted to the asked unit (a unit of ``units``, or none), else None.
+def read_quantity(text: str, units: Units, max_digits: int = 60, *, sentence: bool = False) -> Fraction | None:
+    """The exact number written, converted to the asked unit (a unit of ``units``, or none), else None; with
+    ``sentence`` also in a naming sentence (``The charge is 5 µC``, see :func:`~palaestra.verifiers.numeric.read_number`).
 
     >>> read_quantity("12.5 cm", {"cm": 1, "m": 100}), read_quantity("0.125 m", {"cm": 1, "m": 100})
     (Fraction(25, 2), Fraction(25, 2))
     """
-    return read_exact(text, units=dict(units) or None, mixed=True, max_digits=max_digits)
+    return read_exact(text, units=dict(units) or None, mixed=True, max_digits=max_digits, sentence=sentence)
 
 
 def read_quantities(text: str, units: Mapping[str, Units], max_digits: int = 60) -> dict[str, Fraction] | None:

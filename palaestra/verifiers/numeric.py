@@ -14,6 +14,8 @@ Spellings read as the same number (all exact, as rationals):
 - a repeating decimal ``0.\overline{3}`` (= 1/3);
 - wrappers and lead-ins (``(10)``, ``\boxed{10}``, ``$10$``, ``Answer: 10``, ``x = 10``, ``φ = 178``), a
   closing full stop, and nothing else (the answer grammar of :mod:`palaestra.verifiers.normalize`);
+- a naming sentence (``The charge is 5 µC``, ``The final velocity equals 12 m/s``) only when the caller asks one
+  named quantity (``sentence=True``); a hedge, a negation or a second quantity in it is no sentence;
 - a trailing unit only when the caller passes the accepted unit spellings
   (``units=unit_spellings("m/s")``: ``7 m/s`` and ``7`` read, ``7 seconds`` does not);
 - ``≈ 7``, ``~7``, ``about 7``, ``3.14...`` only when the caller allows approximate
@@ -103,6 +105,26 @@ _NAME = (rf"(?:{_OF_EVENT}|(?:\\Delta ?|Δ ?)?(?:{_BASE_NAME}|{_ACCENTED})[\u030
          r"(?: ?\^ ?(?:\d|\{ ?\d ?\})|[²³])?)")
 _NAME_PREFIX = re.compile(rf"^{_NAME} ?(=|:|≈|≃|~) ?")  # "x: 5" and "mean: 3" name the value as "=" does
 _NAMING = ("=", ":")
+# A naming sentence, read where an env asks for one named quantity (sentence=True): "The charge is 5 µC", "The final
+# velocity of the cart equals 12 m/s", "The equilibrium price: 40". A positive grammar: an article, then a short noun
+# phrase (one to six words of letters, lower-case after the first), then "is", "equals", "is equal to", "=" or ":".
+# A word with a digit or an inner capital (C5, H2O, NaCl, AB) names an object (a capacitor, a species, a member),
+# which only the env can tell from another, so it is left to the env. No word of the phrase may hedge, negate, join a
+# second quantity or be a verb ("Maybe the charge is", "The wrong charge is", "The charge or the voltage is", "I think
+# the charge might be" are no sentence), and what follows is read whole as any answer is, so "is not 5", "is 5 or 6"
+# and "is 5. Actually the charge is 6" stay unreadable.
+_NOT_IN_NAME = (
+    "not|no|non|none|never|neither|nor|wrong|incorrect|false|invalid|cannot|isn't|aren't|wasn't|"
+    "maybe|perhaps|probably|possibly|likely|unlikely|presumably|supposedly|apparently|guess|think|believe|suppose|"
+    "assume|unsure|uncertain|if|unless|whether|might|may|could|would|should|must|can|will|shall|"
+    "or|and|either|but|except|instead|rather|alternatively|other|another|else|than|versus|vs|"
+    "is|are|was|were|be|been|being|equals?|equalling|"
+    "approximate|approximately|approx|about|around|roughly|nearly|almost|estimated?|circa|"
+    "i|we|you|he|she|they|it|me")
+_SENTENCE_WORD = rf"(?!(?i:{_NOT_IN_NAME})(?![A-Za-z'’-]))[A-Za-z][a-z'’-]{{0,19}}(?![A-Za-z0-9_])"
+_SENTENCE = re.compile(  # case matters in the words only (not "the" or "is"): an inner capital makes no word
+    rf"^(?i:the|an?|its)\s+(?:{_SENTENCE_WORD}\s+){{0,5}}{_SENTENCE_WORD}\s*"
+    rf"(?:(?i:is(?:\s+equal\s+to)?|equals)\b|=|:)\s*")
 _APPROX_PREFIX = re.compile(
     r"^(?:≈|≃|~=?|about\b|approximately\b|approx\b\.?|roughly\b|around\b|circa\b|ca\.|nearly\b|almost\b) ?",
     re.IGNORECASE,
@@ -289,8 +311,12 @@ def _read_core(
     approximate: bool,
     mixed: bool,
     max_digits: int,
+    sentence: bool = False,
 ) -> Fraction | None:
     s = _clean(text)
+    subject = _SENTENCE.match(s[:200]) if sentence else None
+    if subject:
+        s = s[subject.end() :]
     marked = False
     name = _NAME_PREFIX.match(s)
     if name:
@@ -351,6 +377,20 @@ def split_exact_and_decimal(text: str) -> tuple[str, str] | None:
     return None
 
 
+def strip_sentence(text: str) -> str:
+    """What follows the subject and verb of a naming sentence (the grammar at ``_SENTENCE``), lead-ins and wrappers
+    read past first, else ``text`` unchanged: for an env that reads its one named quantity with another reader.
+
+    >>> strip_sentence("So the final velocity is 12/5 m/s."), strip_sentence("Maybe the velocity is 3")
+    ('12/5 m/s.', 'Maybe the velocity is 3')
+    """
+    if not isinstance(text, str) or len(text) > 2_000:
+        return text
+    stripped = strip_wrappers(text)
+    subject = _SENTENCE.match(stripped[:200])
+    return stripped[subject.end() :] if subject else text
+
+
 def strip_name(text: str) -> str:
     """``text`` after a leading name of the quantity and ``=`` (``x =``, ``P(B | D) =``, ``s^2 =``, ``\\bar{x} =``),
     else ``text`` unchanged.
@@ -404,6 +444,7 @@ def read_number(
     approximate: bool = False,
     mixed: bool = False,
     max_digits: int = MAX_DIGITS,
+    sentence: bool = False,
 ) -> Fraction | None:
     """The number written in ``text``, exactly, or ``None`` (see the module docstring for spellings).
 
@@ -411,8 +452,9 @@ def read_number(
     the asked unit, e.g. ``{"m/s": 1, "km/h": Fraction(5, 18)}``); without it, any unit
     makes the answer unreadable. ``unit_required``: a bare number is not enough.
     ``approximate``: ``≈``/``~``/``about``/``...`` markers are allowed (the value read is
-    still the one written). ``mixed``: ``3 1/2`` reads as 7/2. Never raises; returns
-    ``None`` past ``max_digits`` digits (at most 4,000).
+    still the one written). ``mixed``: ``3 1/2`` reads as 7/2. ``sentence``: a naming sentence
+    (``The charge is 5 µC``, ``The final velocity equals 12 m/s``) is read, for an env that asks one named quantity
+    (its grammar is at ``_SENTENCE``). Never raises; returns ``None`` past ``max_digits`` digits (at most 4,000).
 
     >>> read_number("x = 10e0"), read_number("1.5·10^3"), read_number("−3½"), read_number("3 1/2", mixed=True)
     (Fraction(10, 1), Fraction(1500, 1), Fraction(-7, 2), Fraction(7, 2))
@@ -430,7 +472,7 @@ def read_number(
     factors = None if units is None else _unit_factors(units)
 
     def core(s: str) -> Fraction | None:
-        return _read_core(s, factors, unit_required, approximate, mixed, max_digits)
+        return _read_core(s, factors, unit_required, approximate, mixed, max_digits, sentence)
 
     value = read_answer(text, core)
     if value is not None or units is None:
@@ -438,7 +480,8 @@ def read_number(
     # A unit after the number's markup ("**6** s", "\\boxed{21} paths"): the number unwrapped, its unit kept, so
     # the unit's factor (and unit_required) still apply; a hedge inside the markup stays unreadable.
     spellings = list(units.keys() if isinstance(units, Mapping) else units)
-    for answer, unit in unit_endings(without_closing(strip_wrappers(text)), spellings):
+    bare = without_closing(strip_wrappers(text))
+    for answer, unit in unit_endings(strip_sentence(bare) if sentence else bare, spellings):
         value = core(f"{answer} {unit}")
         if value is not None:
             return value
@@ -452,15 +495,15 @@ def read_exact(
     unit_required: bool = False,
     mixed: bool = False,
     max_digits: int = MAX_DIGITS,
+    sentence: bool = False,
 ) -> Fraction | None:
     """:func:`read_number` refusing approximation markers: the exact rational written, or ``None``.
 
     >>> read_exact("0.5") == Fraction(1, 2), read_exact("0.333") == Fraction(1, 3), read_exact("≈ 0.5")
     (True, False, None)
     """
-    return read_number(
-        text, units=units, unit_required=unit_required, approximate=False, mixed=mixed, max_digits=max_digits
-    )
+    return read_number(text, units=units, unit_required=unit_required, approximate=False, mixed=mixed,
+                       max_digits=max_digits, sentence=sentence)
 
 
 def read_approx(
@@ -470,6 +513,7 @@ def read_approx(
     unit_required: bool = False,
     mixed: bool = False,
     max_digits: int = MAX_DIGITS,
+    sentence: bool = False,
 ) -> Fraction | None:
     """:func:`read_number` allowing approximation markers (``≈ 7``, ``about 7``, ``3.14...``).
 
@@ -478,9 +522,8 @@ def read_approx(
     >>> read_approx(r"v \\approx 7.0 m/s", units=unit_spellings("m/s"))
     Fraction(7, 1)
     """
-    return read_number(
-        text, units=units, unit_required=unit_required, approximate=True, mixed=mixed, max_digits=max_digits
-    )
+    return read_number(text, units=units, unit_required=unit_required, approximate=True, mixed=mixed,
+                       max_digits=max_digits, sentence=sentence)
 
 
 def read_integer(
@@ -564,6 +607,7 @@ def grade_number(
     unit_required: bool = False,
     mixed: bool = False,
     max_digits: int = MAX_DIGITS,
+    sentence: bool = False,
 ) -> bool | None:
     """Whether ``text`` is the number ``expected``: ``None`` when unreadable, else ``True``/``False``.
 
@@ -576,9 +620,8 @@ def grade_number(
     >>> grade_number("7 seconds", 7, units=unit_spellings("m/s"), tolerance=Tolerance(relative="0.01"))
     """
     approximate = tolerance is not None if approximate is None else approximate and tolerance is not None
-    value = read_number(
-        text, units=units, unit_required=unit_required, approximate=approximate, mixed=mixed, max_digits=max_digits
-    )
+    value = read_number(text, units=units, unit_required=unit_required, approximate=approximate, mixed=mixed,
+                        max_digits=max_digits, sentence=sentence)
     if value is None:
         return None
     return value == _as_fraction(expected) if tolerance is None else tolerance.accepts(value, expected)

@@ -190,9 +190,9 @@ class ColligativeProperties(Task):
         unit = problem.data["unit"]
         readable = isinstance(answer, str) and len(answer) <= 200
         spellings = UNITS["temperature"] if unit == "°C" else {**OTHER_UNITS[unit], **dict.fromkeys(UNITS[unit], 1)}
-        value = read_approx(answer, units=spellings) if readable else None
+        value = read_approx(answer, units=spellings, sentence=True) if readable else None
         if value is None and readable and unit == "°C":  # "394.1 K" for 120.95 °C
-            kelvins = read_approx(answer, units=KELVINS, unit_required=True)
+            kelvins = read_approx(answer, units=KELVINS, unit_required=True, sentence=True)
             value = None if kelvins is None else kelvins - Fraction("273.15")
         if value is None:
             return Verdict.unparsed(f"expected one number in {unit}, such as {EXAMPLE}")

@@ -127,7 +127,7 @@ class Dilution(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         unit = problem.data["unit"]
         readable = isinstance(answer, str) and len(answer) <= 200
-        value = read_approx(answer, units=unit_factors(unit)) if readable else None
+        value = read_approx(answer, units=unit_factors(unit), sentence=True) if readable else None
         if value is None and readable and SIZES[unit][0] == "concentration":
             # the concentration named with its solute: "[BaCl2] = 0.888 mol/L", "c(BaCl2) = 0.888 M", "The final
             # concentration of BaCl2 is 0.888 mol/L"

@@ -189,10 +189,10 @@ class GasLaws(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         unit = problem.data["unit"]
         readable = isinstance(answer, str) and len(answer) <= 200
-        value = read_approx(answer, units=unit_factors(unit)) if readable else None
+        value = read_approx(answer, units=unit_factors(unit), sentence=True) if readable else None
         if value is None and readable and unit in OTHER_TEMPERATURE:  # "296.15 K" where °C is asked, and back
             other, offset = OTHER_TEMPERATURE[unit]
-            value = read_approx(answer, units=SPELLINGS[other], unit_required=True)
+            value = read_approx(answer, units=SPELLINGS[other], unit_required=True, sentence=True)
             value = None if value is None else value - offset
         if value is None:
             return Verdict.unparsed(f"expected one number in {unit}, such as {EXAMPLE} {unit}")

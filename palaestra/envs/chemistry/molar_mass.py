@@ -81,7 +81,7 @@ class MolarMass(Task):
                        data={"formula": formula, "mass": format_decimal(mass), "kind": kind})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        value = read_approx(answer, units=UNITS) if isinstance(answer, str) and len(answer) <= 200 else None
+        value = read_approx(answer, units=UNITS, sentence=True) if isinstance(answer, str) and len(answer) <= 200 else None
         if value is None and isinstance(answer, str) and len(answer) <= 200:  # "M(CO2) = 44.01 g/mol", a sentence
             composition = parse_formula(problem.data["formula"]) or {}
             named = without_quantity_name(answer, "M", ("molar mass", "molecular weight", "formula mass"), composition)

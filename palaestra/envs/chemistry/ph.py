@@ -167,7 +167,7 @@ class Ph(Task):
             text = text[len("the ph is "):]
         elif text.lower().startswith("ph") and text[2:].lstrip(" :").startswith(tuple("0123456789.+-")):
             text = text[2:].lstrip(" :")  # the quantity's name before its value: "pH 6.92", "pH: 6.92"
-        value = read_approx(text)
+        value = read_approx(text, sentence=True)
         if value is None:
             return Verdict.unparsed(f"expected one number, such as {EXAMPLE}")
         if abs(value - Fraction(problem.data["ph"])) <= TOLERANCE:

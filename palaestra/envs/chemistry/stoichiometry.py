@@ -85,7 +85,7 @@ class Stoichiometry(Task):
                              "exact": [exact.numerator, exact.denominator], "kind": kind})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        value = read_approx(answer, units=UNITS) if isinstance(answer, str) and len(answer) <= 200 else None
+        value = read_approx(answer, units=UNITS, sentence=True) if isinstance(answer, str) and len(answer) <= 200 else None
         if value is None and isinstance(answer, str) and len(answer) <= 200:
             # the product named: "m(CO2) = 4.4 g", "The mass of CO2 formed is 4.4 g", "4.4 g of CO2"
             product = problem.data["products"][problem.data["wanted"]]

@@ -135,7 +135,7 @@ class Amortisation(Task):
                              "periods": periods, "paid": paid, "exact": format_fraction(exact)})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        written = read_exact(answer, units=DOLLARS)
+        written = read_exact(answer, units=DOLLARS, sentence=True)
         if written is None:
             return Verdict.unparsed("expected an amount in dollars, such as $1234.56")
         exact = Fraction(problem.data["exact"])

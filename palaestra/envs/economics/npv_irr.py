@@ -125,7 +125,7 @@ class NpvIrr(Task):
         mode, flows = problem.data["mode"], problem.data["flows"]
         value = Fraction(problem.data["value"])
         if mode == "npv":
-            written = read_exact(answer, units=DOLLARS)
+            written = read_exact(answer, units=DOLLARS, sentence=True)
             if written is None:
                 return Verdict.unparsed("expected an amount in dollars, such as $1234.56")
             if written in (value, to_cents(value)):
@@ -134,13 +134,13 @@ class NpvIrr(Task):
                 return Verdict.wrong("that is the undiscounted sum of the cash flows; discount each year's flow")
             return Verdict.wrong(f"{format_fraction(written)} is not the NPV rounded to the cent")
         if mode == "payback":
-            written = read_exact(answer, units=YEARS, mixed=True)
+            written = read_exact(answer, units=YEARS, mixed=True, sentence=True)
             if written is None:
                 return Verdict.unparsed("expected a number of years, such as 5/2")
             if written == value:
                 return Verdict.right()
             return Verdict.wrong(f"after {format_fraction(written)} years the cumulative cash flow is not zero")
-        written = read_exact(answer, units=PERCENT)
+        written = read_exact(answer, units=PERCENT, sentence=True)
         if written is None:
             return Verdict.unparsed("expected a percentage, such as 7%")
         marked = "%" in answer or "percent" in answer.lower() or "per cent" in answer.lower()

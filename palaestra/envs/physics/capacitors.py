@@ -8,18 +8,23 @@ from the potentials of the inner nodes (each isolated node keeps zero net charge
 over its capacitors is 0), solved with exact fractions, never from the construction.
 
 The answer is the exact value in μF, μC or μJ (``nF``/``pF``, ``mC``/``nC`` and ``mJ`` accepted), in
-any exact spelling; a rounded value of a non-terminating answer is wrong.
+any exact spelling; a rounded value of a non-terminating answer is wrong. It may be named by the asked capacitor's
+label (``Q4 = 240/7 μC`` for the charge on C4; ``U4``, ``E4`` or ``W4`` for its energy) or in a sentence (``The charge
+on C4 is 240/7 μC.``, ``The energy stored in C4 is ...``); a label or sentence naming another capacitor or quantity is
+not read.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.physics.common import Units, decimal_text, fraction_text, read_quantity
+from palaestra.verifiers.normalize import strip_wrappers
 
 # the micro prefix is read as "u" (the shared number reader's unit scan does not take the Greek letter)
 UNITS: dict[str, Units] = {
@@ -29,6 +34,14 @@ UNITS: dict[str, Units] = {
     "μJ": {"uJ": 1, "µJ": 1, "microjoules": 1, "mJ": 1000, "nJ": Fraction(1, 1000), "J": 10**6, "joules": 10**6},
 }
 CAPACITANCES = tuple(range(1, 101))
+# A per-capacitor label before the value: Q4 =, Q_4 =, Q_{4} = (a charge), U4/E4/W4 = (an energy); or a sentence
+# naming the capacitor (the shared reader leaves a named object to the env): "The charge on C4 is", "The energy stored
+# in capacitor C4:"
+_LABEL = re.compile(r"(?:([QqUEW])\s*_?\s*\{?\s*(\d{1,2})\s*\}?\s*=|(?:the\s+)?(charge\s+on|energy\s+(?:stored\s+)?in)"
+                    r"\s+(?:capacitor\s+)?C\s*_?\s*\{?(\d{1,2})\}?\s*(?:is\b|=|:))\s*", re.IGNORECASE)
+_LABELS = {"charge": ("Q", "q", "charge"), "energy": ("U", "E", "W", "energy")}
+# the capacitor asked about, as the prompt names it (the problem's data predates the label)
+_ASKED = re.compile(r"(?:charge on|energy is stored in) C(\d+),")
 
 Link = tuple[str, str, int]  # node, node, capacitance in μF
 
@@ -85,7 +98,8 @@ class Capacitors(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         unit = problem.data["unit"]
-        value = _read(answer, unit)
+        asked = _ASKED.search(problem.prompt)
+        value = _read(answer, unit, (problem.data["kind"], asked.group(1)) if asked else None)
         if value is None:
             return Verdict.unparsed(f"expected an exact number in {unit}")
         return Verdict.judge(value == Fraction(problem.data["value"]), "wrong value")
@@ -115,11 +129,19 @@ class Capacitors(Task):
         return [w for w in wrong if _read(w, unit) != value]
 
 
-def _read(text: str, unit: str) -> Fraction | None:
-    """The exact value in ``unit``, with μ (Greek mu or the micro sign) read as the prefix u."""
+def _read(text: str, unit: str, asked: tuple[str, str] | None = None) -> Fraction | None:
+    """The exact value in ``unit``, with μ (Greek mu or the micro sign) read as the prefix u; after a capacitor's label
+    only where it names ``asked`` (the kind and the capacitor's number)."""
     if not isinstance(text, str) or len(text) > 2_000:
         return None
-    return read_quantity(text.replace("μ", "u").replace("µ", "u"), UNITS[unit])
+    text = text.replace("μ", "u").replace("µ", "u")
+    label = _LABEL.match(strip_wrappers(text))
+    if label is not None:
+        letter, index = label.group(1) or label.group(3).split()[0].lower(), label.group(2) or label.group(4)
+        if asked is None or letter not in _LABELS.get(asked[0], ()) or index != asked[1]:
+            return None
+        text = strip_wrappers(text)[label.end():]
+    return read_quantity(text, UNITS[unit])
 
 
 def _network(rng: random.Random, count: int) -> list[Link]:

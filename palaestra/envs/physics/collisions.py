@@ -26,7 +26,7 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.verifiers.expressions import Surd
 from palaestra.verifiers.normalize import strip_wrappers
-from palaestra.verifiers.numeric import format_decimal, normalize_unit, unit_spellings
+from palaestra.verifiers.numeric import format_decimal, normalize_unit, strip_sentence, unit_spellings
 from palaestra.verifiers.radicals import format_radical, radical_spellings, read_radical
 
 G = Fraction(49, 5)
@@ -68,6 +68,7 @@ class Collisions(Task):
                                                            "steps": steps})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
+        answer = strip_sentence(answer)  # "The final velocity is 12/5 m/s.": the one value asked, named
         text, sense = _direction(answer) if problem.data["unit"] == "m/s" else (answer, 0)
         value = read_radical(_strip_unit(text, problem.data["unit"]), max_numbers=4)
         # with the sense in words the size is unsigned: "-9/4 m/s to the left" and "-9/4 m/s to the right" are unread

@@ -84,8 +84,9 @@ def _with_aliases(pairs: tuple[tuple[str, Fraction | int], ...]) -> dict[str, Fr
     return out
 
 
-def read_quantity(text: str, units: Units) -> Fraction | None:
-    """The exact number written, converted to the asked unit (a unit in ``units`` or none), else None.
+def read_quantity(text: str, units: Units, *, sentence: bool = True) -> Fraction | None:
+    """The exact number written, converted to the asked unit (a unit in ``units`` or none), else None. As the one
+    value asked it may be named in a sentence (``The charge is 5 µC.``; ``sentence=False`` for a named pair's value).
 
     The exact value may be followed by its decimal approximation (``580013/340 ≈ 1706 Hz``), as a careful
     grader accepts when the decimal is the value rounded or truncated to its last written place
@@ -95,12 +96,12 @@ def read_quantity(text: str, units: Units) -> Fraction | None:
     for sign in APPROXIMATELY:
         if isinstance(text, str) and text.count(sign) == 1 and len(text) <= 400:
             exact_text, approximate_text = text.split(sign)
-            exact = assignments.read_quantity(exact_text, units, MAX_DIGITS)
+            exact = assignments.read_quantity(exact_text, units, MAX_DIGITS, sentence=sentence)
             approximate = read_approx(approximate_text.strip(), units=dict(units) or None, mixed=True)
             if exact is None or approximate is None or not decimal_agrees(exact, approximate, approximate_text.strip()):
                 return None
             return exact
-    return assignments.read_quantity(text, units, MAX_DIGITS)
+    return assignments.read_quantity(text, units, MAX_DIGITS, sentence=sentence)
 
 
 def read_quantities(text: str, units: Mapping[str, Units]) -> dict[str, Fraction] | None:
@@ -109,7 +110,7 @@ def read_quantities(text: str, units: Mapping[str, Units]) -> dict[str, Fraction
     raw = assignments.read_values(text, list(units), lambda s: s.strip() or None)
     if raw is None:
         return None
-    values = {name: read_quantity(str(raw[name]), units[name]) for name in units}
+    values = {name: read_quantity(str(raw[name]), units[name], sentence=False) for name in units}
     return None if any(v is None for v in values.values()) else values  # type: ignore[return-value]
 
 

@@ -109,7 +109,8 @@ class Kinematics(Task):
         if len(answer) > self.max_answer_chars:
             return Verdict.unparsed("the answer is too long for a number")
         unit = problem.data["unit"]
-        ok = grade_number(answer, Fraction(problem.data["value"]), tolerance=TOLERANCE, units=unit_spellings(unit))
+        ok = grade_number(answer, Fraction(problem.data["value"]), tolerance=TOLERANCE, units=unit_spellings(unit),
+                          sentence=True)
         if ok is None:
             return Verdict.unparsed(f"expected a number in {unit}, optionally followed by {unit}")
         return Verdict.judge(ok, f"wrong value (it must be exact or {TOLERANCE.describe()})")

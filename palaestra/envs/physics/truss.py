@@ -274,7 +274,7 @@ def _read_force(text: str) -> Fraction | None:
     if match:
         sense = match.group(1).lower()[0]
         s = s[: len(s) - len(match.group())].strip()
-    value = read_exact(s, units=KN, max_digits=60, mixed=True)
+    value = read_exact(s, units=KN, max_digits=60, mixed=True, sentence=True)  # "The tension in it is 5 kN"
     if value is None:
         return None
     if sense is None:

@@ -155,11 +155,12 @@ def read_cells(answer: str, rows: int, cols: int, alphabet: Iterable[str]) -> li
     if grid is None and isinstance(answer, str) and len(answer) <= 64 * rows * cols + 1_000:
         unwrapped = strip_wrappers(answer)
         # A closing full stop is cut only when the grid does not read with it: the shape decides, so a last
-        # row of dots keeps its own "." ("..*." is four cells in a 4-wide grid, three and a stop in a 3-wide one).
-        stopped = unwrapped[:-1] if unwrapped.endswith(".") else None
-        variants = (unwrapped, stopped, _one_line_rows(unwrapped, rows, cols),
-                    *_without_labels(unwrapped, rows, cols, symbols))
-        for variant in variants:
+        # row of dots keeps its own "." ("..*." is four cells in a 4-wide grid, three and a stop in a 3-wide one),
+        # in every layout (rows on one line, labelled rows), each tried with its stop first.
+        bodies = (unwrapped, unwrapped[:-1]) if unwrapped.endswith(".") else (unwrapped,)
+        variants = (variant for body in bodies for variant in (body, _one_line_rows(body, rows, cols),
+                                                              *_without_labels(body, rows, cols, symbols)))
+        for variant in variants:  # lazily: the stopped readings are built only when the others fail
             grid = None if variant is None else _read_shaped(variant, rows, cols, symbols)
             if grid is not None:
                 break

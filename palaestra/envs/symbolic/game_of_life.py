@@ -101,7 +101,7 @@ class GameOfLife(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
         rows, cols = len(data["grid"]), len(data["grid"][0])
-        grid = read_life_grid(answer, rows * cols)
+        grid = read_life_grid(answer, rows * cols, cols)
         if grid is None:
             return Verdict.unparsed(f"expected {rows} lines of {cols} characters {LIVE} or {DEAD}")
         if len(grid) != rows or any(len(row) != cols for row in grid):
@@ -180,8 +180,12 @@ def _outcomes(rule: str) -> str:
         "".join(LIVE if n in survivals else DEAD for n in range(9))
 
 
-def read_life_grid(text: str, max_cells: int) -> list[str] | None:
-    """Rows of cells (``#``/``.``, or ``1``/``0``, ``■``/``□``) as strings of ``#`` and ``.``, or None."""
+def read_life_grid(text: str, max_cells: int, cols: int | None = None) -> list[str] | None:
+    """Rows of cells (``#``/``.``, or ``1``/``0``, ``■``/``□``) as strings of ``#`` and ``.``, or None.
+
+    With the grid's width ``cols`` known, a closing full stop right after a last dead cell (``#..#..`` for a last row
+    of five) is read as punctuation when the grid does not read with it and does without it, every row ``cols`` wide;
+    a "." that could be a cell is never dropped."""
     if not isinstance(text, str) or len(text) > 8 * max_cells + 400:
         return None
 
@@ -193,4 +197,8 @@ def read_life_grid(text: str, max_cells: int) -> list[str] | None:
     lines = text.strip().split("\n", 1)
     if found is None and len(lines) == 2 and lines[0].rstrip().endswith(":") and len(lines[0]) <= 40:
         found = read_answer(lines[1], read)  # a label line such as "Generation 1:" or "After 2 generations:"
+    body = text.rstrip()
+    if found is None and cols is not None and body.endswith("..") and len(body) <= 8 * max_cells + 400:
+        shorter = read_life_grid(body[:-1], max_cells)
+        found = shorter if shorter is not None and all(len(row) == cols for row in shorter) else None
     return found
