@@ -79,6 +79,16 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _OPEN_BOLD = r"(?P<bold>\*\*)?"
 _CLOSE_BOLD = r"(?(bold)(?:\*\*)?)"
 
+# Words that make a naming sentence no naming sentence (an alternation for a regex): they hedge, negate, join a
+# second quantity or are verbs ("The wrong value is 5", "Maybe the charge is 5", "The charge or the voltage is").
+NOT_IN_NAME = (
+    "not|no|non|none|never|neither|nor|wrong|incorrect|false|invalid|cannot|isn't|aren't|wasn't|"
+    "maybe|perhaps|probably|possibly|likely|unlikely|presumably|supposedly|apparently|guess|think|believe|suppose|"
+    "assume|unsure|uncertain|if|unless|whether|might|may|could|would|should|must|can|will|shall|"
+    "or|and|either|but|except|instead|rather|alternatively|other|another|else|than|versus|vs|"
+    "is|are|was|were|be|been|being|equals?|equalling|"
+    "approximate|approximately|approx|about|around|roughly|nearly|almost|estimated?|circa|"
+    "i|we|you|he|she|they|it|me")
 _LEAD_INS = (
     re.compile(r"^(?:so|thus|therefore|hence)\b\s*,?\s*", re.IGNORECASE),
     re.compile(rf"^{_OPEN_BOLD}\s*(?:my\s+)?(?:next\s+)?(?:move|guess|bid)\s*{_CLOSE_BOLD}\s*:\s*{_CLOSE_BOLD}\s*(?=\S)",
@@ -93,7 +103,7 @@ _LEAD_INS = (
     # "is"/"are"/"equals"; what follows must
     # still be read whole by the env's reader ("is not 5" stays unreadable). Sentences with another subject ("The culprit is Ann") are left to the env.
     re.compile(
-        r"^(?:the|an?)\s+(?:[a-z-]+\s+){0,3}?(?:value|probability|coefficient|area|volume|length|perimeter|"
+        rf"^(?:the|an?)\s+(?:(?!(?:{NOT_IN_NAME})\s)[a-z-]+\s+){{0,3}}?(?:value|probability|coefficient|area|volume|length|perimeter|"
         r"determinant|limit|integral|derivative|sum|product|total|number|count|minimum|maximum|median|mean|average|"
         r"variance|distance|cost|weight|time|speed|force|solution|remainder|quotient|ratio|rank|size|height|output|"
         r"expression|survivor|winner|angle|digit|position|index|term|date|price|profit|root|gcd|lcm|divisor|"

@@ -51,6 +51,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from palaestra.verifiers.normalize import (
+    NOT_IN_NAME,
     enclosed,
     read_answer,
     simplify_latex,
@@ -113,15 +114,7 @@ _NAMING = ("=", ":")
 # second quantity or be a verb ("Maybe the charge is", "The wrong charge is", "The charge or the voltage is", "I think
 # the charge might be" are no sentence), and what follows is read whole as any answer is, so "is not 5", "is 5 or 6"
 # and "is 5. Actually the charge is 6" stay unreadable.
-_NOT_IN_NAME = (
-    "not|no|non|none|never|neither|nor|wrong|incorrect|false|invalid|cannot|isn't|aren't|wasn't|"
-    "maybe|perhaps|probably|possibly|likely|unlikely|presumably|supposedly|apparently|guess|think|believe|suppose|"
-    "assume|unsure|uncertain|if|unless|whether|might|may|could|would|should|must|can|will|shall|"
-    "or|and|either|but|except|instead|rather|alternatively|other|another|else|than|versus|vs|"
-    "is|are|was|were|be|been|being|equals?|equalling|"
-    "approximate|approximately|approx|about|around|roughly|nearly|almost|estimated?|circa|"
-    "i|we|you|he|she|they|it|me")
-_SENTENCE_WORD = rf"(?!(?i:{_NOT_IN_NAME})(?![A-Za-z'’-]))[A-Za-z][a-z'’-]{{0,19}}(?![A-Za-z0-9_])"
+_SENTENCE_WORD = rf"(?!(?i:{NOT_IN_NAME})(?![A-Za-z'’-]))[A-Za-z][a-z'’-]{{0,19}}(?![A-Za-z0-9_])"
 _SENTENCE = re.compile(  # case matters in the words only (not "the" or "is"): an inner capital makes no word
     rf"^(?i:the|an?|its)\s+(?:{_SENTENCE_WORD}\s+){{0,5}}{_SENTENCE_WORD}\s*"
     rf"(?:(?i:is(?:\s+equal\s+to)?|equals)\b|=|:)\s*")

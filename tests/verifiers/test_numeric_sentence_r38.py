@@ -72,3 +72,18 @@ def test_sentence_is_bounded_on_long_subjects() -> None:
     assert read_exact(long_subject, sentence=True) is None
     assert read_exact("The a b c d e f charge is 5", sentence=True) is None  # a subject of more than six words
     assert read_exact("The a b c d e charge is 5", sentence=True) == 5
+
+
+@pytest.mark.parametrize("text", ["The wrong value is 5", "The incorrect area is 5", "An approximate value is 5",
+                                  "The other value is 5", "The value or the area is 5"])
+def test_the_shared_lead_in_refuses_a_negated_or_hedged_noun(text: str) -> None:
+    # The fixed-noun lead-in of verifiers.normalize took any three words before its noun: "The wrong value is 5"
+    # read as 5. It now refuses the words a naming sentence may not hold, as the sentence grammar does.
+    assert read_number(text) is None
+    assert read_number(text.replace("5", "x = 5")) is None
+
+
+@pytest.mark.parametrize("text", ["The smallest possible value is 5", "The expected value of X is 5",
+                                  "The no-arbitrage price is 5", "The total is 5"])
+def test_the_shared_lead_in_still_reads_plain_adjectives(text: str) -> None:
+    assert read_number(text) == 5
