@@ -8,8 +8,9 @@ tree's centre, a highest-degree node), and the queries pin it down by constructi
 paired up, and for each pair one query joins a node below one edge to a node below the other (its answer is the
 root; any other node, taken as the root, answers it differently); the other queries are answered below the root.
 Problems where every query's ancestor is a highest-degree node on the path between the two (a guess that ignores
-the root) are redrawn, and so are those where fewer than five nodes, none a query's, have every edge on a query's
-path as the root must (a guess among them). Each answer is unique; the verifier compares the list in order.
+the root) are redrawn, and so are those where fewer than five nodes, none a query's nor a guessable one, have
+every edge on a query's path as the root must (a guess among them), or the root is one of fewer than four of those
+of their highest or lowest degree. Each answer is unique; the verifier compares the list in order.
 
 Version 4: the highest-degree node on the path between the two query nodes, a rule that never looks at
 the root, answered 0.50 of level 0, 0.18 of level 2 and 0.05 of level 4 (every query right); problems it
@@ -28,6 +29,13 @@ non-leaf 0.13, 0.11, 0.08, 0.07, 0.06 (one in the non-leaves: chance), a random 
 Version 7: that construction marks the root: it is one of the few nodes, none a query's, every edge of which lies
 on a query's path (uniqueness needs it), and rooting at a random such node answered 0.41, 0.31, 0.28, 0.25, 0.19 of
 levels 0-4. Problems with fewer than five such nodes are redrawn: 0.18, 0.17, 0.16, 0.16, 0.15.
+
+Version 8: v7 counted the guessable nodes (node 0, the last, the centre, a highest-degree node) among the five, but
+the root is never one of them: rooting at a random lookalike that is not one answered 0.30, 0.25, 0.25, 0.20, 0.19
+of levels 0-4, and at the one of highest degree among them (the root's edges are all crossed by construction, a
+branching node's rarely) 0.32, 0.27, 0.29, 0.36, 0.24. Now five lookalikes other than the guessable nodes are
+needed, and the root is never one of fewer than four of their highest or lowest degree (so it has degree 2, as
+most lookalikes do): 0.19-0.16 and 0.17-0.06, the lowest degree 0.20-0.18 (40 seeds a level).
 """
 
 from __future__ import annotations
@@ -43,16 +51,18 @@ from palaestra.envs.graphs.common import busiest_guesses, edge_list, read_nodes
 from palaestra.generators.graphs import random_tree
 
 MIN_ROOT_LOOKALIKES = 5  # nodes that, like the root, have every edge on a query's path: a guess among them wins 1 in 5
+MIN_EXTREME_LOOKALIKES = 4  # of those, the ones of the highest (lowest) degree when the root is one of them
 
 
 @register
 class LowestCommonAncestor(Task):
     id = "graphs/lca"
-    version = 7  # v3: level 0 asks two queries (one was answered by the busiest query node 0.43 of the time)
+    version = 8  # v3: level 0 asks two queries (one was answered by the busiest query node 0.43 of the time)
     # v4: queries whose ancestor is the busiest node on the path between them are redrawn
     # v5: queries that most other roots answer alike are redrawn (the root-blind guess)
     # v6: no other root answers alike (by construction), the root is never a leaf; levels 0-1 grow
     # v7: at least MIN_ROOT_LOOKALIKES nodes have every edge on a query's path, as the root has
+    # v8: only lookalikes that are not guessable nodes count; the root is not among few of their highest/lowest degree
     family = "graphs"
     description = "Answer lowest-common-ancestor queries on a rooted tree."
     tags = ("graphs", "trees")
@@ -114,8 +124,16 @@ class LowestCommonAncestor(Task):
             answers = [_lca(parent, depth, u, v) for u, v in queries]
             if all(a in _busiest_on_path(parent, depth, degree, u, v) for (u, v), a in zip(queries, answers)):
                 return None  # the highest-degree node on each path, a guess that ignores the root, would answer
-            if len(_covered_inner_nodes(parent, depth, degree, queries)) < MIN_ROOT_LOOKALIKES:
-                return None  # the root is one of the few nodes every edge of which the queries' paths cross
+            # the root is one of the nodes every edge of which the queries' paths cross; the guessable nodes are
+            # never the root, so only the others count, and the root is not the only one of their highest or
+            # lowest degree (the root's edges are all crossed by construction, so it has more than most)
+            lookalikes = _covered_inner_nodes(parent, depth, degree, queries) - guesses
+            if len(lookalikes) < MIN_ROOT_LOOKALIKES:
+                return None
+            for extreme in (max, min):
+                alike = [x for x in lookalikes if degree[x] == extreme(degree[y] for y in lookalikes)]
+                if root in alike and len(alike) < MIN_EXTREME_LOOKALIKES:
+                    return None
             return rows, root, queries, answers
 
         rows, root, queries, answers = retry(draw, attempts=20_000, what="queries the busiest-node guess does not answer")
