@@ -9,8 +9,8 @@ paired up, and for each pair one query joins a node below one edge to a node bel
 root; any other node, taken as the root, answers it differently); the other queries are answered below the root.
 Problems where every query's ancestor is a highest-degree node on the path between the two (a guess that ignores
 the root) are redrawn, and so are those where fewer than five nodes, none a query's nor a guessable one, have
-every edge on a query's path as the root must (a guess among them), or the root is one of fewer than four of those
-of their highest or lowest degree. Each answer is unique; the verifier compares the list in order.
+every edge on a query's path as the root must, the root's degree and as many queries' paths through them (a guess
+among them). Each answer is unique; the verifier compares the list in order.
 
 Version 4: the highest-degree node on the path between the two query nodes, a rule that never looks at
 the root, answered 0.50 of level 0, 0.18 of level 2 and 0.05 of level 4 (every query right); problems it
@@ -31,11 +31,12 @@ on a query's path (uniqueness needs it), and rooting at a random such node answe
 levels 0-4. Problems with fewer than five such nodes are redrawn: 0.18, 0.17, 0.16, 0.16, 0.15.
 
 Version 8: v7 counted the guessable nodes (node 0, the last, the centre, a highest-degree node) among the five, but
-the root is never one of them: rooting at a random lookalike that is not one answered 0.30, 0.25, 0.25, 0.20, 0.19
-of levels 0-4, and at the one of highest degree among them (the root's edges are all crossed by construction, a
-branching node's rarely) 0.32, 0.27, 0.29, 0.36, 0.24. Now five lookalikes other than the guessable nodes are
-needed, and the root is never one of fewer than four of their highest or lowest degree (so it has degree 2, as
-most lookalikes do): 0.19-0.16 and 0.17-0.06, the lowest degree 0.20-0.18 (40 seeds a level).
+the root is never one of them: rooting at a random lookalike that is not guessable answered 0.30, 0.25, 0.25, 0.20,
+0.19 of levels 0-4, at the one of highest degree 0.32, 0.27, 0.29, 0.36, 0.24. And the root lies on the paths of the
+crossing queries only (the others are answered below it), most lookalikes on more: with only the first counted right,
+one on a single query's path answered 0.29, 0.25, 0.32, 0.26, 0.30. Now five non-guessable lookalikes of the root's degree and on as many queries' paths
+are needed (the root then has degree 2 in nearly every problem, as most lookalikes do): these guesses answer
+0.19-0.14, 0.19-0.08 and 0.19-0.18 (40 seeds a level).
 """
 
 from __future__ import annotations
@@ -51,7 +52,6 @@ from palaestra.envs.graphs.common import busiest_guesses, edge_list, read_nodes
 from palaestra.generators.graphs import random_tree
 
 MIN_ROOT_LOOKALIKES = 5  # nodes that, like the root, have every edge on a query's path: a guess among them wins 1 in 5
-MIN_EXTREME_LOOKALIKES = 4  # of those, the ones of the highest (lowest) degree when the root is one of them
 
 
 @register
@@ -62,7 +62,7 @@ class LowestCommonAncestor(Task):
     # v5: queries that most other roots answer alike are redrawn (the root-blind guess)
     # v6: no other root answers alike (by construction), the root is never a leaf; levels 0-1 grow
     # v7: at least MIN_ROOT_LOOKALIKES nodes have every edge on a query's path, as the root has
-    # v8: only lookalikes that are not guessable nodes count; the root is not among few of their highest/lowest degree
+    # v8: only lookalikes that are not guessable nodes, of the root's degree and on as many queries' paths, count
     family = "graphs"
     description = "Answer lowest-common-ancestor queries on a rooted tree."
     tags = ("graphs", "trees")
@@ -125,15 +125,14 @@ class LowestCommonAncestor(Task):
             if all(a in _busiest_on_path(parent, depth, degree, u, v) for (u, v), a in zip(queries, answers)):
                 return None  # the highest-degree node on each path, a guess that ignores the root, would answer
             # the root is one of the nodes every edge of which the queries' paths cross; the guessable nodes are
-            # never the root, so only the others count, and the root is not the only one of their highest or
-            # lowest degree (the root's edges are all crossed by construction, so it has more than most)
-            lookalikes = _covered_inner_nodes(parent, depth, degree, queries) - guesses
+            # never the root, so only the others count, and only those that also have the root's degree and lie on
+            # as many queries' paths (the crossing ones: the other queries are answered below the root), so that
+            # neither a node's degree nor the paths through it single the root out among them
+            on_paths = _paths_through(parent, depth, queries)
+            lookalikes = [x for x in _covered_inner_nodes(parent, depth, degree, queries) - guesses
+                          if degree[x] == degree[root] and on_paths[x] == on_paths[root]]
             if len(lookalikes) < MIN_ROOT_LOOKALIKES:
                 return None
-            for extreme in (max, min):
-                alike = [x for x in lookalikes if degree[x] == extreme(degree[y] for y in lookalikes)]
-                if root in alike and len(alike) < MIN_EXTREME_LOOKALIKES:
-                    return None
             return rows, root, queries, answers
 
         rows, root, queries, answers = retry(draw, attempts=20_000, what="queries the busiest-node guess does not answer")
@@ -242,6 +241,30 @@ def _covered_inner_nodes(parent: list[int], depth: list[int], degree: list[int],
         crossed[up] = crossed.get(up, 0) + 1
     asked = {x for pair in queries for x in pair}
     return {x for x, count in crossed.items() if x not in asked and count == degree[x] > 1}
+
+
+def _paths_through(parent: list[int], depth: list[int], queries: list[list[int]]) -> dict[int, int]:
+    """How many queries' paths pass through each node (both ends included; nodes on none are left out).
+
+    >>> parent, depth = _rooted(5, [[0, 1], [1, 2], [2, 3], [3, 4]], 0)
+    >>> sorted(_paths_through(parent, depth, [[0, 2], [1, 4]]).items())
+    [(0, 1), (1, 2), (2, 2), (3, 1), (4, 1)]
+    """
+    count: dict[int, int] = {}
+    for u, v in queries:
+        top = _lca(parent, depth, u, v)
+        for x in {top, *(_up_to(parent, u, top)), *(_up_to(parent, v, top))}:
+            count[x] = count.get(x, 0) + 1
+    return count
+
+
+def _up_to(parent: list[int], x: int, top: int) -> list[int]:
+    """The nodes from ``x`` up to ``top``, ``top`` left out."""
+    nodes = []
+    while x != top:
+        nodes.append(x)
+        x = parent[x]
+    return nodes
 
 
 def _busiest_on_path(parent: list[int], depth: list[int], degree: list[int], u: int, v: int) -> set[int]:
