@@ -48,6 +48,7 @@ def test_cryptarithm_check_line_and_json(level: int) -> None:
         assert src.verify(p, f"{p.answer}\n({equation})").reward == 1.0
         assert src.verify(p, f"{p.answer}\n\nCheck: {equation}").reward == 1.0
         assert src.verify(p, f"{p.answer} ({equation}).").reward == 1.0
+        assert src.verify(p, f"{p.answer}\nVerification: {equation}").reward == 1.0
         # anything else after the answer is no check: another sum, a hedge, a bare check
         assert src.verify(p, f"{p.answer}\nCheck: 1 + 1 = 2").reward == 0.0
         assert src.verify(p, f"{p.answer}\n({equation.replace('=', '+ 0 =')})").reward == 0.0

@@ -148,11 +148,12 @@ def _equation(problem: Problem) -> str:
     return " + ".join(numbers[:-1]) + " = " + numbers[-1]
 
 
-# The answer, then the addition with its digits as a check: "(267 + 256 = 523)" or "Check: 267 + 256 = 523", on its own
-# line or after the last digit. A careful grader accepts it only as the puzzle's own addition spelled with the answer's
-# digits (which verify then checks holds); any other sum after the answer is a second claim and leaves it unread.
-_CHECK = re.compile(r"(?P<answer>.*?)[\s,;.]*(?:\(\s*(?:check:?\s*)?(?P<bracketed>[\d\s+=]{1,200}?)\s*\)"
-                    r"|check:?\s*(?P<plain>[\d\s+=]{1,200}?))[\s.]*", re.DOTALL | re.IGNORECASE)
+# The answer, then the addition in its digits as a check: "(267 + 256 = 523)", "Check: 267 + 256 = 523" (or
+# "Verification:"), on its own line or after the last digit. A careful grader accepts it only as the puzzle's own
+# addition spelled with the answer's digits (which verify then checks holds); any other sum after the answer is a
+# second claim and leaves it unread.
+_CHECK = re.compile(r"(?P<answer>.*?)[\s,;.]*(?:\(\s*(?:(?:check|verification):?\s*)?(?P<bracketed>[\d\s+=]{1,200}?)"
+                    r"\s*\)|(?:check|verification):?\s*(?P<plain>[\d\s+=]{1,200}?))[\s.]*", re.DOTALL | re.IGNORECASE)
 
 
 def _checked(answer: str, data: dict) -> dict | None:
