@@ -53,7 +53,9 @@ MAX_ASSIGNMENT_CHARS = 20_000
 MAX_PAIRS = 1_000
 
 _KEY = r"\\?[A-Za-z][A-Za-z0-9]*(?:_\{?[A-Za-z0-9]{1,8}\}?)?'?"
-_PAIR = re.compile(rf"^\s*(?:and\s+)?\**\$?({_KEY})\$?\**\s*(?:=|:=|:|\bis\b)\s*(.*)$", re.DOTALL)
+# a key may be quoted as JSON and Python write it ({"B": 7, 'M': 5}); the closing quote matches the opening one
+_PAIR = re.compile(rf"^\s*(?:and\s+)?\**\$?(?P<quote>[\"'])?({_KEY})(?(quote)(?P=quote))\$?\**\s*(?:=|:=|:|\bis\b)\s*(.*)$",
+                   re.DOTALL)
 _TUPLE = re.compile(rf"[(\[]?\s*({_KEY}(?:\s*,\s*{_KEY})+)\s*[)\]]?\s*=\s*([(\[]?)(.*?)([)\]]?)", re.DOTALL)
 _SEPARATOR = re.compile(r" ?[,;] ?(?:and )?| ?\n ?| and ", re.IGNORECASE)
 _COMMA = re.compile(r" ?, ?")
@@ -104,7 +106,7 @@ def _pairs(s: str) -> list[tuple[str, str]] | None:
     for before, piece in split_top_level(s, _SEPARATOR, limit=MAX_PAIRS + 1):
         match = _PAIR.match(piece)
         if match:
-            pairs.append([match.group(1), match.group(2)])
+            pairs.append([match.group(2), match.group(3)])
         elif pairs:
             pairs[-1][1] += before + piece  # a separator inside a value: "x = 1,234"
         else:

@@ -14,8 +14,8 @@ Spellings read as the same number (all exact, as rationals):
 - a repeating decimal ``0.\overline{3}`` (= 1/3);
 - wrappers and lead-ins (``(10)``, ``\boxed{10}``, ``$10$``, ``Answer: 10``, ``x = 10``, ``φ = 178``), a
   closing full stop, and nothing else (the answer grammar of :mod:`palaestra.verifiers.normalize`);
-- a naming sentence (``The charge is 5 µC``, ``The final velocity equals 12 m/s``) only when the caller asks one
-  named quantity (``sentence=True``); a hedge, a negation or a second quantity in it is no sentence;
+- a naming sentence (``The charge is 5 µC``, ``The final velocity equals 12 m/s``, ``The pH is 3.87``) only when the
+  caller asks one named quantity (``sentence=True``); a hedge, a negation or a second quantity in it is no sentence;
 - a trailing unit only when the caller passes the accepted unit spellings
   (``units=unit_spellings("m/s")``: ``7 m/s`` and ``7`` read, ``7 seconds`` does not);
 - ``≈ 7``, ``~7``, ``about 7``, ``3.14...`` only when the caller allows approximate
@@ -110,11 +110,15 @@ _NAMING = ("=", ":")
 # velocity of the cart equals 12 m/s", "The equilibrium price: 40". A positive grammar: an article, then a short noun
 # phrase (one to six words of letters, lower-case after the first), then "is", "equals", "is equal to", "=" or ":".
 # A word with a digit or an inner capital (C5, H2O, NaCl, AB) names an object (a capacitor, a species, a member),
-# which only the env can tell from another, so it is left to the env. No word of the phrase may hedge, negate, join a
-# second quantity or be a verb ("Maybe the charge is", "The wrong charge is", "The charge or the voltage is", "I think
-# the charge might be" are no sentence), and what follows is read whole as any answer is, so "is not 5", "is 5 or 6"
-# and "is 5. Actually the charge is 6" stay unreadable.
-_SENTENCE_WORD = rf"(?!(?i:{NOT_IN_NAME})(?![A-Za-z'’-]))[A-Za-z][a-z'’-]{{0,19}}(?![A-Za-z0-9_])"
+# which only the env can tell from another, so it is left to the env; only the symbols and acronyms of quantities
+# listed at _QUANTITY_SYMBOL are words as they are spelled ("The pH is 3.87", "The NPV is 1206.40"). No word of the
+# phrase may hedge, negate, join a second quantity or be a verb ("Maybe the charge is", "The wrong charge is", "The
+# charge or the voltage is", "I think the charge might be" are no sentence), and what follows is read whole as any
+# answer is, so "is not 5", "is 5 or 6" and "is 5. Actually the charge is 6" stay unreadable.
+_QUANTITY_SYMBOL = ("pH|pOH|pKa|pKb|pKw|pKsp|EMF|NPV|IRR|MIRR|APR|APY|EAR|ROI|WACC|EOQ|GDP|CPI|PV|FV|EV|"
+                    "SD|RMS|LCM|GCD|HCF")
+_SENTENCE_WORD = (rf"(?:(?!(?i:{NOT_IN_NAME})(?![A-Za-z'’-]))[A-Za-z][a-z'’-]{{0,19}}|(?:{_QUANTITY_SYMBOL}))"
+                  r"(?![A-Za-z0-9_])")
 _SENTENCE = re.compile(  # case matters in the words only (not "the" or "is"): an inner capital makes no word
     rf"^(?i:the|an?|its)\s+(?:{_SENTENCE_WORD}\s+){{0,5}}{_SENTENCE_WORD}\s*"
     rf"(?:(?i:is(?:\s+equal\s+to)?|equals)\b|=|:)\s*")

@@ -69,13 +69,15 @@ def _number(value: Fraction) -> str:
     return text if "/" not in text else format_fraction(value)
 
 
-def _read_value(text: str) -> Fraction | None:
+def _read_value(text: str, sentence: bool = False) -> Fraction | None:
+    """An exact value, with or without its unit; with ``sentence`` also in a naming sentence ("The equilibrium
+    constant is 12/7"), read where the question asks one value."""
     s = text.strip()
     for unit in UNITS:
         if s.endswith(unit) and len(s) > len(unit):
             s = s[: -len(unit)].strip()
             break
-    value = read_exact(s)
+    value = read_exact(s, sentence=sentence)
     return value if isinstance(value, Fraction) else None
 
 
@@ -162,7 +164,7 @@ class EquilibriumIce(Task):
                 if text.startswith(lead):
                     text = text[len(lead):]
                     break
-            value = _read_value(text) if len(text) < 100 else None
+            value = _read_value(text, sentence=True) if len(text) < 100 else None
             if value is None:
                 return Verdict.unparsed(f"expected Kc as an exact fraction or decimal, such as {EXAMPLE_K}")
             if value != Fraction(data["k"]):

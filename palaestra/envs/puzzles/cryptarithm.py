@@ -19,8 +19,10 @@ In version 1 a solver blind to the leading-zero rule (a uniformly random solutio
 puzzle) solved 89/92/94/87/97% of levels 0-4 (40 seeds a level), the first solution in the search's
 order 85/93/95/88/95%; in version 2 42/42/42/43/47% and 23/30/40/47/57%.
 
-The answer gives every letter's digit (``A = 1, B = 7, ...``, ``A=1 B=7`` or one per line); the
-verifier checks distinct digits, no leading zero and the addition itself.
+The answer gives every letter's digit (``A = 1, B = 7, ...``, ``A=1 B=7``, one per line or ``{"A": 1, "B": 7}``),
+optionally followed by the addition spelled in its digits as a check (``(267 + 256 = 523)``, ``Check: 267 + 256 =
+523``; any other sum there leaves the answer unread); the verifier checks distinct digits, no leading zero and the
+addition itself.
 
 Generation speed: about 3-13 ms of CPU time per problem at levels 0-9 on this 2-core machine. Most
 drawn additions are redrawn (no single solution within the givens allowed, or no decoy), each after
@@ -32,6 +34,7 @@ column-sum encoding is most of that); both are kept because the puzzle must have
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -100,7 +103,7 @@ class Cryptarithm(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
         letters = data["letters"]
-        values = read_values(answer, letters, read_integer)
+        values = read_values(answer, letters, read_integer) or _checked(answer, data)
         if values is None:
             return Verdict.unparsed("expected a digit for every letter, such as A = 1, B = 7")
         digits = [values[letter] for letter in letters]
@@ -123,7 +126,9 @@ class Cryptarithm(Task):
         return [*super().spellings(problem), "\n".join(pairs), " ".join(p.replace(" = ", "=") for p in pairs),
                 ", ".join(reversed(pairs)), "; ".join(p.replace(" = ", ": ") for p in pairs),
                 ", ".join(p.replace(" = ", " → ") for p in pairs),
-                "| Letter | Digit |\n|---|---|\n" + "\n".join(f"| {p.replace(' = ', ' | ')} |" for p in pairs)]
+                "| Letter | Digit |\n|---|---|\n" + "\n".join(f"| {p.replace(' = ', ' | ')} |" for p in pairs),
+                "{" + ", ".join('"{}": {}'.format(*p.split(" = ")) for p in pairs) + "}",
+                f"{problem.answer}\n({_equation(problem)})", f"{problem.answer}. Check: {_equation(problem)}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         pairs = [p.split(" = ") for p in (problem.answer or "").split(", ")]
@@ -132,7 +137,36 @@ class Cryptarithm(Task):
         swapped[i][1], swapped[j][1] = swapped[j][1], swapped[i][1]  # digits stay distinct
         first = f"{pairs[0][0]} = {pairs[0][1]}"
         return [", ".join(f"{a} = {b}" for a, b in g) for g in (swapped, pairs[:-1])] + [
-            f"{problem.answer}, {pairs[i][0]} = {pairs[j][1]}", f"{problem.answer} (or {first[:-1]}{(int(first[-1]) + 1) % 10})"]
+            f"{problem.answer}, {pairs[i][0]} = {pairs[j][1]}", f"{problem.answer} (or {first[:-1]}{(int(first[-1]) + 1) % 10})",
+            f"{problem.answer}\n({_equation(problem).replace('=', '+ 1 =')})"]  # a check that is not the puzzle's sum
+
+
+def _equation(problem: Problem) -> str:
+    """The puzzle's addition in the reference's digits: ``267 + 256 = 523``."""
+    digits = dict(pair.split(" = ") for pair in (problem.answer or "").split(", "))
+    numbers = ["".join(digits.get(ch, "") for ch in word) for word in [*problem.data["words"], problem.data["total"]]]
+    return " + ".join(numbers[:-1]) + " = " + numbers[-1]
+
+
+# The answer, then the addition in its digits as a check: "(267 + 256 = 523)", "Check: 267 + 256 = 523" (or
+# "Verification:"), on its own line or after the last digit. A careful grader accepts it only as the puzzle's own
+# addition spelled with the answer's digits (which verify then checks holds); any other sum after the answer is a
+# second claim and leaves it unread.
+_CHECK = re.compile(r"(?P<answer>.*?)[\s,;.]*(?:\(\s*(?:(?:check|verification):?\s*)?(?P<bracketed>[\d\s+=]{1,200}?)"
+                    r"\s*\)|(?:check|verification):?\s*(?P<plain>[\d\s+=]{1,200}?))[\s.]*", re.DOTALL | re.IGNORECASE)
+
+
+def _checked(answer: str, data: dict) -> dict | None:
+    """The digits of an answer followed by its check (see ``_CHECK``), else None."""
+    match = _CHECK.fullmatch(answer) if isinstance(answer, str) and len(answer) <= 2_000 else None
+    if match is None:
+        return None
+    values = read_values(match.group("answer"), data["letters"], read_integer)
+    if values is None or any(not 0 <= v <= 9 for v in values.values()):
+        return None
+    spelled = "".join(match.group("bracketed") or match.group("plain") or "").split()
+    numbers = ["".join(str(values[ch]) for ch in word) for word in [*data["words"], data["total"]]]
+    return values if "".join(spelled) == "+".join(numbers[:-1]) + "=" + numbers[-1] else None
 
 
 def _draw(rng: random.Random, config: Cryptarithm.Config) -> tuple | None:
