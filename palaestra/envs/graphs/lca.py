@@ -232,10 +232,7 @@ def _covered_inner_nodes(parent: list[int], depth: list[int], degree: list[int],
     edges: set[tuple[int, int]] = set()
     for u, v in queries:
         top = _lca(parent, depth, u, v)
-        for x in (u, v):
-            while x != top:
-                edges.add((x, parent[x]))
-                x = parent[x]
+        edges.update((x, parent[x]) for x in (*_up_to(parent, u, top), *_up_to(parent, v, top)))
     for child, up in edges:
         crossed[child] = crossed.get(child, 0) + 1
         crossed[up] = crossed.get(up, 0) + 1
