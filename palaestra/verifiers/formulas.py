@@ -239,6 +239,10 @@ def _function_forms(text: str, functions: set[str]) -> str:
     return text
 
 
+# A written number, a space, then a bracketed number: no grader reads that as one product.
+_SPACED_NUMBERS = re.compile(r"(?<![\w.*/])\d+(?:\.\d+)?\s+\(\s*\d+(?:\.\d+)?\s*(?:/\s*\d+(?:\.\d+)?\s*)?\)")
+
+
 def _implicit_products(text: str, variables: set[str], functions: set[str]) -> str:
     """Products written by juxtaposition: ``xy`` (all letters variables), ``x(x+1)``, ``x sin(x)``, ``2 x``,
     ``(n + 2)3^n``."""
@@ -258,6 +262,8 @@ def _implicit_products(text: str, variables: set[str], functions: set[str]) -> s
     operand_end = r"(?:(?<![A-Za-z_])(?:" + "|".join(sorted(variables | {"pi", "e"}, key=len, reverse=True)) + r")|\))"
     s = re.sub(operand_end + r"\s*(?=\()", lambda m: m.group() + "*", s)
     s = re.sub(operand_end + r"\s+(?=[A-Za-z_0-9(])", lambda m: m.group().rstrip() + "*", s)
+    if _SPACED_NUMBERS.search(s):
+        raise _Unreadable  # "2 (3/4)": a mixed number or a product? "0 (5/4)sqrt(2)": an answer and another?
     s = re.sub(r"(?<=\d)\s+(?=[A-Za-z_(])", "*", s)
     return re.sub(r"\)(?=\d)", ")*", s)  # (n + 2)3^n, \frac{35}{2}3^n: a bracket then a number
 
