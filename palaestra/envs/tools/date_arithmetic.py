@@ -3,11 +3,19 @@
 Questions in the Gregorian calendar, years 1800-2200: the date ``N`` days after a date; the days
 between two dates; the ``n``-th (or last) weekday of a month; the weekdays (Monday to Friday)
 between two dates, with or without listed holidays; the date ``N`` business days after a date,
-skipping weekends and holidays; how many months in a range have a Friday the 13th. Answers are a
+skipping weekends and holidays; the date of the ``k``-th Friday the 13th after a date. Answers are a
 date (ISO ``2047-03-19``; ``March 19, 2047``, ``19 March 2047`` and a correct leading weekday
 also count; an ambiguous ``03/04/2047`` does not) or an exact integer. The difficulty ranks the
 kind of question (0 to 4) and adds log10 of the number of days it spans (for the n-th weekday of a
 month, the days of the weekdays it chooses from).
+
+Version 2: every holiday list also holds one or two weekend days inside the range (public holidays that fall on
+a Saturday or Sunday, which remove no weekday): all listed holidays were weekdays, so counting the weekdays and
+subtracting how many holidays the prompt lists, without checking one, was right in 100% of the holiday counts
+(half of levels 3-4); now in 0%. "How many months of a range have a Friday the 13th" became "the date of the
+k-th Friday the 13th after a date": the count is about the months over 7, and round(months / 7), no calendar
+read, was right in 40-50% of them (0.24 of level 2, 0.21 of level 3); the date of one occurrence is not
+estimated so.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import grade_number
 
-COUNT_UNITS = ("days", "day", "weekdays", "weekday", "working days", "business days", "Fridays", "occurrences")
+COUNT_UNITS = ("days", "day", "weekdays", "weekday", "working days", "business days")
 RANK = {"add_days": 0, "days_between": 0, "nth_weekday": 1, "weekdays_between": 2, "friday13": 2,
         "weekdays_holidays": 3, "add_business_days": 4}
 WEEKDAYS = tuple(calendar.day_name)  # Monday first
@@ -41,17 +49,18 @@ class DateArithmetic(ToolTask):
     description = "Compute dates, weekdays and business days (with holidays) in the calendar with Python."
     tags = ("tools", "multi-turn", "python", "calendar", "dates")
     tool_names = ("python",)
+    version = 2  # v2: holiday lists hold weekend days; "the k-th Friday the 13th after a date" (a count was estimable)
 
     @dataclass(frozen=True)
     class Config:
-        # (kind, size range): days spanned; years for friday13, business days for add_business_days
+        # (kind, size range): days spanned; the k of "the k-th Friday the 13th", business days for add_business_days
         kinds: tuple[tuple[str, tuple[int, int]], ...]
 
     presets = (
         Config((("add_days", (10, 400)), ("days_between", (10, 400)))),
         Config((("add_days", (1000, 30000)), ("nth_weekday", (0, 0)))),
-        Config((("weekdays_between", (60, 600)), ("friday13", (2, 8)))),
-        Config((("weekdays_holidays", (300, 1500)), ("friday13", (10, 30)))),
+        Config((("weekdays_between", (60, 600)), ("friday13", (3, 14)))),
+        Config((("weekdays_holidays", (300, 1500)), ("friday13", (17, 50)))),
         Config((("add_business_days", (200, 800)), ("weekdays_holidays", (2000, 8000)))),
     )
     bounded = "its levels are kinds of problem (the `kinds` field), not a size a rule can grow"
@@ -140,7 +149,8 @@ def _spell(day: date) -> str:
 
 
 def _holidays(rng: random.Random, start: date, end: date, count: int) -> list[date]:
-    """Distinct weekdays strictly inside the range."""
+    """Distinct days strictly inside the range: ``count`` weekdays, then one or two weekend days (a holiday that
+    falls on a Saturday or Sunday removes no weekday, so subtracting the listed count is wrong by construction)."""
     days = (end - start).days
     chosen: set[date] = set()
     for _ in range(count * 20):
@@ -149,6 +159,9 @@ def _holidays(rng: random.Random, start: date, end: date, count: int) -> list[da
         day = start + timedelta(days=rng.randint(1, max(1, days - 1)))
         if day.weekday() < 5:
             chosen.add(day)
+    for _ in range(rng.randint(1, 2)):  # the week after a random day inside holds a Saturday or a Sunday inside
+        day = start + timedelta(days=rng.randint(1, max(1, days - 8)))
+        chosen.add(day + timedelta(days=(rng.choice((5, 6)) - day.weekday()) % 7))
     return sorted(chosen)
 
 
@@ -158,6 +171,24 @@ def _weekdays(start: date, end: date, holidays: set[date]) -> int:
     weeks, rest = divmod((end - start).days + 1, 7)
     leftover = sum(1 for i in range(rest) if (start.weekday() + i) % 7 < 5)
     return 5 * weeks + leftover - sum(1 for day in holidays if start <= day <= end and day.weekday() < 5)
+
+
+def _friday13(start: date, k: int) -> date:
+    """The ``k``-th Friday the 13th after ``start`` (not counting ``start``), month by month."""
+    month = start.year * 12 + start.month - 1  # months counted from year 0
+    while True:
+        day = date(month // 12, month % 12 + 1, 13)
+        if day > start and day.weekday() == 4:
+            k -= 1
+            if k == 0:
+                return day
+        month += 1
+
+
+def _nth(k: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ..., ``11th``, ``12th``, ``13th``, ``21st``."""
+    suffix = "th" if k % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
 
 
 def _draw(kind: str, span: tuple[int, int], rng: random.Random) -> tuple[dict[str, Any], str, Any, int]:
@@ -184,14 +215,12 @@ def _draw(kind: str, span: tuple[int, int], rng: random.Random) -> tuple[dict[st
                 f"What is the date of the {ORDINALS[ordinal]} {WEEKDAYS[weekday]} of {MONTHS[month - 1]} {year}?",
                 answer, len(days) * 7)
     if kind == "friday13":
-        first = rng.randint(1800 * 12, (2200 - span[1]) * 12)  # months counted from year 0
-        last = first + 12 * rng.randint(*span) + rng.randint(-6, 6)
-        months = [(m // 12, m % 12 + 1) for m in range(first, last + 1)]
-        answer = sum(1 for y, m in months if date(y, m, 13).weekday() == 4)
-        (y1, m1), (y2, m2) = months[0], months[-1]
-        return ({"first": [y1, m1], "last": [y2, m2]},
-                f"How many months from {MONTHS[m1 - 1]} {y1} to {MONTHS[m2 - 1]} {y2} (both included) have a Friday "
-                "the 13th?", answer, (date(y2, m2, 28) - date(y1, m1, 1)).days)
+        k = rng.randint(*span)
+        start = _random_day(rng, 430 * k)  # Friday the 13ths are at most 14 months apart
+        answer = _friday13(start, k)
+        return ({"start": start.isoformat(), "k": k},
+                f"What is the date of the {_nth(k)} Friday the 13th after {_spell(start)}?", answer,
+                (answer - start).days)
     if kind in ("weekdays_between", "weekdays_holidays"):
         n = rng.randint(*span)
         start = _random_day(rng, n)
@@ -234,9 +263,9 @@ def _code(kind: str, p: dict[str, Any]) -> str:
                 f"if date({p['year']}, {p['month']}, d).weekday() == {p['weekday']}]\n"
                 f"date({p['year']}, {p['month']}, days[{pick}]).isoformat()")
     if kind == "friday13":
-        (y1, m1), (y2, m2) = p["first"], p["last"]
-        return head + (f"months = range({y1} * 12 + {m1 - 1}, {y2} * 12 + {m2 - 1} + 1)\n"
-                       "sum(date(m // 12, m % 12 + 1, 13).weekday() == 4 for m in months)")
+        return head + (f"day, left = date.fromisoformat({p['start']!r}), {p['k']}\n"
+                       "while left:\n    day += timedelta(days=1)\n"
+                       "    if day.day == 13 and day.weekday() == 4:\n        left -= 1\nday.isoformat()")
     if kind in ("weekdays_between", "weekdays_holidays"):
         return head + (f"start, end = date.fromisoformat({p['start']!r}), date.fromisoformat({p['end']!r})\n"
                        f"holidays = {{date.fromisoformat(d) for d in {p['holidays']!r}}}\n"
