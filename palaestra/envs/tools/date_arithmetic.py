@@ -175,14 +175,9 @@ def _weekdays(start: date, end: date, holidays: set[date]) -> int:
 
 def _friday13(start: date, k: int) -> date:
     """The ``k``-th Friday the 13th after ``start`` (not counting ``start``), month by month."""
-    month = start.year * 12 + start.month - 1  # months counted from year 0
-    while True:
-        day = date(month // 12, month % 12 + 1, 13)
-        if day > start and day.weekday() == 4:
-            k -= 1
-            if k == 0:
-                return day
-        month += 1
+    first = start.year * 12 + start.month - 1  # months counted from year 0
+    thirteenths = (date(month // 12, month % 12 + 1, 13) for month in range(first, first + 14 * (k + 1)))
+    return [day for day in thirteenths if day > start and day.weekday() == 4][k - 1]  # one at most 14 months apart
 
 
 def _nth(k: int) -> str:
