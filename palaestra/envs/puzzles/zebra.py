@@ -16,16 +16,24 @@ every value sits in exactly one house and every clue holds.
 
 Version 2: a "somewhere to the left of" clue never names two neighbours, so reading it as "directly left of"
 (the prompt defines the difference) breaks the solution. Before, that misreading solved 0.74, 0.61, 0.55, 0.46
-and 0.32 of the puzzles with such a clue at levels 0-4 (40 seeds a level); now none. "Next to" clues name
-the left and the right neighbour first in turn, so reading "next to" as "directly left of" (or right of) breaks
-a clue whenever there are two of them: on the puzzles it changes, that misreading solved 0.26 and 0.15 at levels
-3 and 4, now 0.08 and 0.05 (a puzzle with a single "next to" clue stays open to one of the two readings, so
-levels 0-2, with fewer clues, stay at 0.25-0.45).
+and 0.32 of the puzzles with such a clue at levels 0-4 (40 seeds a level); now none.
 
-Generation speed: about 230 problems/s at level 4 on this 2-core machine. A pool of true clues is drawn,
-encoded as guarded SAT clauses and proved to force the solution, and then the clues are pruned one bounded
-proof at a time to a set where none can be dropped; clue encoding, loading the solver and the proofs take
-nearly all the time, and they are what makes the puzzle have exactly one solution and no redundant clue.
+Version 3: the symmetric kinds, "next to" and "one house between", each occur in a puzzle never or at least twice,
+and the two values of each such clue are named in a random order but never all the left one first (or all the
+right one first) within a kind. Reading "next to" as "directly left of" (or "right of") for every such clue, or
+"one house between" as "two houses left of" (or "right of"), makes the clues stronger, so the misread puzzle has
+the true solution or none; now it has none. Before (v2 named "next to" clues alternately but a puzzle could hold a
+single one, and "one house between" clues came in the order drawn), reading "next to" one-sidedly solved 0.45/0.35,
+0.39/0.25, 0.38/0.06, 0.08/0.05, 0.05/0.03 (left/right reading) of the puzzles with such a clue at levels 0-4 (40
+seeds a level), and reading "one house between" one-sidedly 0.54/0.42, 0.47/0.25, 0.30/0.39, 0.15/0.17, 0.03/0.10;
+now none. A pruned set that uses a symmetric kind once is pruned again in another order (up to four times), and
+then the pool is drawn again (bounded attempts; about 2.1 pools a problem at level 0, 1.1 at level 4).
+
+Generation speed: about 2-4 ms a problem at every level on this 2-core machine. A pool of true clues (three per
+house and attribute: v2 drew six, which forced the solution no more often and took twice as long to encode) is
+drawn, encoded as guarded SAT clauses and proved to force the solution, and then the clues are pruned one bounded
+proof at a time to a set where none can be dropped; clue encoding, loading the solver and the proofs take nearly
+all the time, and they are what makes the puzzle have exactly one solution and no redundant clue.
 """
 
 from __future__ import annotations
@@ -36,8 +44,8 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.solvers.clues import minimal_clues
-from palaestra.solvers.sat import CNF
+from palaestra.solvers.clues import PROOF_BUDGET, ProofSolver, prune_clues
+from palaestra.solvers.sat import CNF, BudgetExhausted
 from palaestra.verifiers.normalize import strip_wrappers
 
 # attribute: (values, how a value is named in a clue)
@@ -50,7 +58,9 @@ _ATTRIBUTES: dict[str, tuple[tuple[str, ...], str]] = {
     "food": (("pizza", "sushi", "tacos", "curry", "pasta", "salad"), "the person who eats {}"),
 }
 _KINDS = ("same", "not_same", "at", "not_at", "left", "next", "before", "gap")
-_POOL_FACTOR = 6  # clues drawn per (house x attribute) before pruning
+_SYMMETRIC = ("next", "gap")  # kinds whose two values may be named in either order
+_POOL_FACTOR = 3  # clues drawn per (house x attribute) before pruning
+_PRUNINGS = 4  # orders a pool is pruned in before it is drawn again
 _WORD = re.compile(r"[A-Za-z]+")
 # Words a line of the table may hold besides values and attribute names (the answer grammar: any other word,
 # such as "not", "or" or a retraction, is text the reader cannot account for).
@@ -67,7 +77,8 @@ class Zebra(Task):
     tags = ("puzzle", "logic", "deduction", "constraint-satisfaction")
     max_answer_chars = 4_000
     multiline = True
-    version = 2  # v2: "somewhere to the left of" clues never name neighbours; "next to" clues alternate sides
+    version = 3  # v3: "next to" and "one house between" clues never occur once, never all name the same side first
+    # v2: "somewhere to the left of" clues never name neighbours; "next to" clues alternate sides
 
     @dataclass(frozen=True)
     class Config:
@@ -89,15 +100,9 @@ class Zebra(Task):
         names.sort(key=list(_ATTRIBUTES).index)
         values = [list(rng.sample(_ATTRIBUTES[a][0], n)) for a in names]
         house = [rng.sample(range(n), n) for _ in range(k)]  # house[a][v]: where value v of attribute a lives
-        clues = retry(lambda: _minimal_clues(rng, n, k, house), attempts=20, what="clues that force the solution")
-        # "next to" clues name the left neighbour first and the right one first in turn (which comes first is
-        # drawn): reading "next to" as "directly left of" (or "right of") then breaks some clue whenever there are
-        # two or more of them
-        leftmost_first = rng.random() < 0.5
-        for clue in (clue for clue in clues if clue[0] == "next"):
-            if (house[clue[1][0]][clue[1][1]] < house[clue[2][0]][clue[2][1]]) != leftmost_first:
-                clue[1], clue[2] = clue[2], clue[1]
-            leftmost_first = not leftmost_first
+        clues = retry(lambda: _minimal_clues(rng, n, k, house), attempts=40,
+                      what="clues that force the solution, no symmetric kind used once")
+        _orient_symmetric(rng, clues, house)
         phrase = [_ATTRIBUTES[a][1] for a in names]
 
         def ref(item: list[int]) -> str:
@@ -261,12 +266,44 @@ def _minimal_clues(rng: random.Random, n: int, k: int, house: list[list[int]]) -
         for clause in _clue_literal(cnf, x, clue, n):
             cnf.add([-selector, *clause])
     cnf.add([-table[a][v][house[a][v]] for a in range(k) for v in range(n)])  # another solution?
-    kept = minimal_clues(cnf, selectors, rng)
-    if kept is None:
-        return None
-    chosen = [clue for clue, keep in zip(pool, kept) if keep]
-    rng.shuffle(chosen)
-    return chosen
+    solver = ProofSolver(cnf, PROOF_BUDGET)
+    with solver:
+        try:
+            if solver.satisfiable([lit for selector in selectors for lit in selector]):
+                return None  # the whole pool does not force the solution
+        except BudgetExhausted:
+            return None
+        # Pruning in another order keeps another minimal set: cheaper than a new pool when a set uses a symmetric
+        # kind once
+        for _ in range(_PRUNINGS):
+            order = list(range(len(pool)))
+            rng.shuffle(order)
+            chosen = [clue for clue, keep in zip(pool, prune_clues(solver, selectors, order)) if keep]
+            if _two_sided(chosen):
+                rng.shuffle(chosen)
+                return chosen
+    return None
+
+
+def _two_sided(clues: list) -> bool:
+    """Whether no symmetric clue kind ("next to", "one house between") occurs exactly once: a lone one names its
+    two values in one order, so reading it one-sidedly ("directly left of") is right half the time."""
+    return all(sum(clue[0] == kind for clue in clues) != 1 for kind in _SYMMETRIC)
+
+
+def _orient_symmetric(rng: random.Random, clues: list, house: list[list[int]]) -> None:
+    """Name the two values of each symmetric clue in a random order, but never all the left one first (or all the
+    right one first) within a kind: then reading "next to" as "directly left of" (or "right of"), or "one house
+    between" as "two houses left of", breaks some clue."""
+    for kind in _SYMMETRIC:
+        group = [clue for clue in clues if clue[0] == kind]
+        left_first = [rng.random() < 0.5 for _ in group]
+        if len(group) > 1 and len(set(left_first)) == 1:
+            i = rng.randrange(len(group))
+            left_first[i] = not left_first[i]
+        for clue, first in zip(group, left_first):
+            if (house[clue[1][0]][clue[1][1]] < house[clue[2][0]][clue[2][1]]) != first:
+                clue[1], clue[2] = clue[2], clue[1]
 
 
 def _sentence(clue: list, ref) -> str:
