@@ -19,6 +19,12 @@ In version 1 a solver blind to the leading-zero rule (a uniformly random solutio
 puzzle) solved 89/92/94/87/97% of levels 0-4 (40 seeds a level), the first solution in the search's
 order 85/93/95/88/95%; in version 2 42/42/42/43/47% and 23/30/40/47/57%.
 
+The built-in decoy gives one digit away: from level 4 the long addend's letter under the short addend's first
+letter is always 0 (and appears nowhere else), so a solver who knows the pattern needs no leading-zero rule (with
+that letter 0 the relaxed puzzle has exactly one solution, 40 seeds a level at levels 4-6). It does not solve the
+puzzle: the other eight or nine letters are still to be searched for (no letter else is fixed by the pattern, and
+in 200 seeds a level at levels 4-6 the total was never a digit longer, so no leading 1 came free either).
+
 The answer gives every letter's digit (``A = 1, B = 7, ...``, ``A=1 B=7``, one per line or ``{"A": 1, "B": 7}``),
 optionally followed by the addition spelled in its digits as a check (``(267 + 256 = 523)``, ``Check: 267 + 256 =
 523``; any other sum there leaves the answer unread); the verifier checks distinct digits, no leading zero and the
