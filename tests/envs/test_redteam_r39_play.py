@@ -1,0 +1,66 @@
+"""Red-team regressions (round 3, session 39): a second look at multi-turn and planning envs.
+
+- ``interactive/shopping`` v2: searching the requirement words and buying the first result unviewed won 0.62, 0.30
+  and 0.28 of levels 0-2 (the cheapest result of that page 0.33, 0.45, 0.35; 40 games per level), as a problem whose
+  requirements were all search words had the search rank the target first. Every problem now asks a minimum rating
+  (not shown on the results page) and a search word, four near misses fail only the rating, and the target is the only
+  product meeting every requirement: the first result 0.20, 0.07, 0.07, the cheapest 0.23, 0.10, 0.07.
+
+The blind shopper is written from the prompt, not from the env's honest player.
+"""
+
+from __future__ import annotations
+
+import re
+
+from envs_support import solves
+
+from palaestra.core.registry import make_source
+
+
+def _blind_shopper(problem, pick) -> list[str]:  # type: ignore[no-untyped-def]
+    """Search every requirement word of the prompt, then view and buy the result ``pick`` chooses, never checking it."""
+    shop = make_source("interactive/shopping")
+    words = re.findall(r"^- (?:category|colour|material|size): (.+)$|^- has the feature: (.+)$", problem.prompt, re.M)
+    query = "search " + " ".join(a or b for a, b in words)
+    state = shop.initial_state(problem)
+    results = shop.play(problem, state, query).observation
+    listed = re.findall(r"^(P\d+): .*\$(\d+\.\d\d)$", results, re.M)
+    if not listed:
+        return [query]
+    chosen = pick(listed)
+    return [query, f"view {chosen}", f"buy {chosen}"]
+
+
+def _share(level: int, seeds: int, pick) -> float:  # type: ignore[no-untyped-def]
+    shop = make_source("interactive/shopping")
+    wins = 0
+    for seed in range(seeds):
+        problem = shop.sample(level, seed)
+        wins += solves(shop, problem, _blind_shopper(problem, pick))
+    return wins / seeds
+
+
+def test_shopping_buying_the_first_or_cheapest_result_unviewed_rarely_wins() -> None:
+    # Version 1: the first result won 0.62 of level 0 and 0.30, 0.28 of levels 1-2; the cheapest 0.33, 0.45, 0.35.
+    first = [_share(level, 30, lambda listed: listed[0][0]) for level in range(3)]
+    cheapest = [_share(level, 30, lambda listed: min(listed, key=lambda row: float(row[1]))[0]) for level in range(3)]
+    assert first[0] <= 0.3 and cheapest[0] <= 0.3, (first, cheapest)
+    assert max(first[1:] + cheapest[1:]) <= 0.2, (first, cheapest)
+
+
+def test_shopping_oracle_and_honest_shopper_still_buy_right() -> None:
+    shop = make_source("interactive/shopping")
+    for level in range(5):
+        for seed in range(6):
+            problem = shop.sample(level, seed)
+            assert solves(shop, problem, [f"view {problem.answer}", f"buy {problem.answer}"])
+            assert shop.honest_turns(problem, shop.max_turns(problem)) is not None, (level, seed)
+            wants = problem.data["wants"]
+            assert "rating" in wants
+            right = [pid for pid, p in problem.data["catalogue"].items()
+                     if p["category"] == wants["category"] and all(
+                         p["price"] <= v if k == "price" else p["rating"] >= v if k == "rating" else
+                         v in p["features"] if k == "feature" else p[k] == v
+                         for k, v in wants.items() if k != "category")]
+            assert right == [problem.answer], (level, seed)
