@@ -11,6 +11,9 @@
   greedy on Manhattan distance plus linear conflicts 0.54, 0.21, 0.07, 0.16; exact over the ties, 40 seeds a level;
   one random run 0.35 and 0.20 at levels 0-1). The shortest-solution levels now redraw a puzzle either greedy solves
   shortest with chance over 1/4: 0.10, 0.06, 0.02, 0.03 (with conflicts 0.11, 0.08, 0.04, 0.07).
+- ``games/battleship`` v2: level 0's opponent shot at random, so a race against it was a coin toss for any shooter
+  that does not repeat itself: uniformly random shots won 0.53 of level 0's games, firing in reading order 0.67 (30
+  games). Level 0's opponent now hunts and targets on a 7x7 grid: 0.03-0.05 and 0.07-0.13; the honest player 0.75.
 
 The blind shopper is written from the prompt, not from the env's honest player; the greedy slider from the puzzle's
 rules, not from the env.
@@ -117,3 +120,35 @@ def test_sliding_puzzle_references_are_shortest_and_accepted() -> None:
         for seed in range(8):
             problem = puzzle.sample(level, seed)
             assert puzzle.verify(problem, problem.answer or "").correct, (level, seed)
+
+
+def test_battleship_random_and_reading_order_shots_rarely_win_level_0() -> None:
+    # Version 1: random shots won 0.53 of level 0's games and reading order 0.67 against a random shooter.
+    game = make_source("games/battleship")
+    random_wins = sweep_wins = 0
+    for seed in range(30):
+        problem = game.sample(0, seed)
+        cells = [f"{chr(97 + i % problem.data['size'])}{i // problem.data['size'] + 1}"
+                 for i in range(problem.data["size"] ** 2)]
+        shuffled = random.Random(seed).sample(cells, len(cells))
+        random_wins += solves(game, problem, shuffled)
+        sweep_wins += solves(game, problem, cells)
+    assert random_wins / 30 <= 0.15 and sweep_wins / 30 <= 0.25, (random_wins, sweep_wins)
+
+
+def test_battleship_honest_player_and_oracle_still_win_level_0() -> None:
+    game = make_source("games/battleship")
+    honest = 0
+    for seed in range(30):
+        problem = game.sample(0, seed)
+        honest += game.honest_turns(problem, game.max_turns(problem)) is not None
+        state, moves = game.initial_state(problem), []
+        for _ in range(game.max_turns(problem)):
+            move = game.oracle(problem, state)
+            moves.append(move)
+            outcome = game.play(problem, state, move)
+            if outcome.done:
+                break
+            state = outcome.state
+        assert solves(game, problem, moves), seed
+    assert honest / 30 >= 0.6, honest
