@@ -8,9 +8,13 @@ prompt. Whoever sinks the whole enemy fleet first wins; the model shoots first. 
 off-board or unreadable shot wastes the model's shot (the opponent still fires). Reward 1 for
 a win, 0 for a loss. The grid of the model's shots is shown after every turn.
 
-The opponent hunts by level: random shots; then hunt-and-target (after a hit it tries the
-cells around it, along the line once two hits align); then hunting only on a checkerboard;
-then hunting the cell that the most placements of the ships still afloat would cover. Its shots depend only on its own results and a tape drawn
+The opponent hunts by level: hunt-and-target (random shots until a hit, then the cells around
+it, along the line once two hits align); then hunting only on a checkerboard; then hunting the
+cell that the most placements of the ships still afloat would cover. Version 2: level 0's opponent
+shot at random on a 6x6 grid, so a race against it was a coin toss for any shooter that does not repeat
+itself: uniformly random shots won 0.53 of level 0's games and firing in reading order 0.67 (30 games).
+It now hunts and targets on a 7x7 grid with the same three ships: random shots win 0.05, reading order
+0.13, the honest player 0.75 (60 games). Its shots depend only on its own results and a tape drawn
 with the problem, so they are computed at generation and stored. The oracle, which knows the
 fleet, fires only at ships and always wins (the opponent needs at least as many shots and
 fires second).
@@ -44,6 +48,7 @@ class Battleship(MultiTurnTask):
     tags = ("games", "multi-turn", "two-player", "search")
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True
+    version = 2  # v2: level 0 hunts and targets on 7x7 (its random shooter lost half its races to random play)
     public_keys = ("size", "fleet")  # the prompt states the grid and the fleet
     honest_win_share = 0.5  # a race against a hunter as good as the honest player at the top level
 
@@ -51,10 +56,10 @@ class Battleship(MultiTurnTask):
     class Config:
         size: int
         fleet: tuple[str, ...]  # ship names from SHIPS
-        hunter: str  # random; target (hunt at random, then target); parity (hunt on a checkerboard); density
+        hunter: str  # target (hunt at random, then target); parity (hunt on a checkerboard); density
 
     presets = (
-        Config(6, ("cruiser", "destroyer", "patrol boat"), "random"),
+        Config(7, ("cruiser", "destroyer", "patrol boat"), "target"),
         Config(7, ("battleship", "cruiser", "destroyer"), "target"),
         Config(7, ("battleship", "cruiser", "submarine", "destroyer"), "target"),
         Config(8, ("carrier", "battleship", "cruiser", "submarine", "destroyer"), "parity"),
@@ -229,7 +234,7 @@ def _hunt(rng: random.Random, size: int, fleet: list[list[Any]], hunter: str) ->
     tried: set[int] = set()
     for _ in range(size * size):
         open_hits = [c for c in fired if c in owner and owner[c] not in sunk]
-        shot = _target(size, open_hits, tried) if hunter != "random" and open_hits else None
+        shot = _target(size, open_hits, tried) if open_hits else None
         if shot is None:
             pool = [c for c in range(size * size) if c not in tried]
             if hunter == "parity":

@@ -9,16 +9,26 @@ fail exactly one requirement) and unrelated products.
 Commands (stated in the prompt): ``search WORDS`` lists the five best keyword matches (id,
 name, price; ties by id), ``more`` the next five of the last search, ``view ID`` a product's
 full details, and ``buy ID`` buys it and ends the episode. Buying needs the product to have been viewed. Reward 1 when the product
-bought meets every requirement (any such product, not only the planted one), 0 otherwise; an
+bought meets every requirement (checked against them, not against the planted id), 0 otherwise; an
 unreadable command, or viewing or buying an unknown id, costs a turn.
+
+Every problem asks a minimum rating and one requirement the search words match (colour, material, size or feature),
+and four of the near misses fail only the rating: the results page shows id, name and price, so those decoys tie with
+the target on every search word and only viewing tells them apart. Random products never meet every requirement (the
+planted product is the only one). Version 1 did neither: buying the first result of a search for the requirement words,
+unviewed, won 0.62, 0.30 and 0.28 of levels 0-2 (the cheapest result of that page 0.33, 0.45, 0.35), as a problem whose
+requirements were all search words had the search rank the target first; now 0.20 at level 0 (one in five tied
+candidates) and at most 0.10 above (the cheapest: 0.23, then at most 0.10; 40 games per level). A problem is redrawn
+when the honest shopper (:meth:`Shopping.honest_move`) does not buy right within the level's turns.
 
 The oracle views the planted product and buys it. Levels add
 requirements and grow the catalogue. The difficulty measure is the number of requirements plus
 the base-2 logarithm of the number of products in the category asked for.
 
-Generation speed: about 750 problems/s at level 4 on this 2-core machine. Each problem builds a catalogue of 300
-random products (with near misses of the target that fail one requirement each). The catalogue's size is what the
-level asks the shopper to search.
+Generation speed: about 5 ms per problem at level 4 on this 2-core machine (version 1: 1.3 ms). Each problem builds a
+catalogue of 300 random products (with near misses of the target that fail one requirement each), and the honest
+shopper's whole game is played on it (rarely redrawn) so that the level's turns are known to suffice. The catalogue's
+size is what the level asks the shopper to search.
 """
 
 from __future__ import annotations
@@ -29,11 +39,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.moves import read_command
 
 RESULTS = 5
+RATING_DECOYS = 4  # near misses that fail only the minimum rating: at least this many tie with the target
+KEYWORD_REQUIREMENTS = ("colour", "material", "size", "feature")  # requirements the search words match
 CATEGORIES = {
     "backpack": {"sizes": ["15 L", "20 L", "25 L", "30 L", "40 L"], "materials": ["nylon", "canvas", "leather",
                  "polyester"], "features": ["laptop sleeve", "waterproof", "chest strap", "bottle pocket"]},
@@ -66,6 +78,7 @@ class Shopping(MultiTurnTask):
     tags = ("interactive", "multi-turn", "web-agent", "search")
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True
+    version = 2  # v2: a rating and a search word always asked, rating decoys tie with the target, one right product
 
     @dataclass(frozen=True)
     class Config:
@@ -84,16 +97,29 @@ class Shopping(MultiTurnTask):
     growth = Growth(steps={"products": 100})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> Problem | None:
+            problem = self._draw(rng, config)
+            return problem if self.honest_turns(problem, config.turns) is not None else None
+
+        return retry(draw, attempts=200, what="a catalogue the honest shopper searches within the budget")
+
+    def _draw(self, rng: random.Random, config: Config) -> Problem:
         ids = [f"P{n}" for n in rng.sample(range(1000, 10000), config.products)]
         category = rng.choice(sorted(CATEGORIES))
         target = _random_product(rng, category)
-        asked = rng.sample(REQUIREMENTS, config.requirements)
+        # A minimum rating and a search word are always asked, and RATING_DECOYS near misses fail only the rating: the
+        # results page does not show ratings, so those decoys tie with the target and only viewing tells them apart.
+        keyword = rng.choice(KEYWORD_REQUIREMENTS)
+        rest = [name for name in REQUIREMENTS if name not in ("rating", keyword)]
+        asked = ["rating", keyword, *rng.sample(rest, config.requirements - 2)]
         wants = _requirements(rng, target, asked)
         products = [target]
         for k in range(config.near_misses):
-            products.append(_near_miss(rng, target, wants, asked[k % len(asked)]))
+            products.append(_near_miss(rng, target, wants, "rating" if k < RATING_DECOYS else asked[k % len(asked)]))
         while len(products) < config.products:
-            products.append(_random_product(rng, category if rng.random() < 0.3 else rng.choice(sorted(CATEGORIES))))
+            product = _random_product(rng, category if rng.random() < 0.3 else rng.choice(sorted(CATEGORIES)))
+            if _failed(product, wants):  # the target is the only product meeting every requirement
+                products.append(product)
         rng.shuffle(products)
         catalogue = {pid: product for pid, product in zip(ids, products)}
         target_id = ids[products.index(target)]
