@@ -23,6 +23,12 @@ uniform questions), the largest consistent served set (the textbook walk that dr
 recomputes) on 0.49 and 0.44; now 0.29 and 0 for the first, 0.30 and 0.22 for the second. The question is
 drawn once per problem, so the redraws keep the half-and-half mix.
 
+Version 3: the smallest consistent served set was the best in most uniform questions from level 3 on (that
+shortcut was right on 0.45 of level 3 and 0.23 of level 4), the aggregate demand's price in two thirds of them at
+level 2 (0.33); from level 2 on a coin drawn once per problem decides whether the smallest consistent set is the
+best, so each shortcut is right on about half the uniform questions or fewer, as a guess between two candidates
+would be.
+
 Difficulty: the markets, the question's weight (the kinked uniform price heaviest) and the bits of the
 answer's denominators.
 """
@@ -80,7 +86,7 @@ class PriceDiscrimination(Task):
     family = "economics"
     description = "Monopoly prices, quantities and profit with third-degree discrimination or one uniform price."
     tags = ("economics", "math", "optimisation")
-    version = 2
+    version = 3  # v3: from level 2 on, the smallest consistent served set is the best in half the uniform questions
 
     @dataclass(frozen=True)
     class Config:
@@ -102,11 +108,14 @@ class PriceDiscrimination(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         question = rng.choice(config.questions)  # drawn once, so the redraws below do not tilt the mix
+        # likewise whether the smallest consistent served set is the best (a coin only where it is asked)
+        smallest_best = question == "uniform" and config.kinked >= 1 and rng.random() < 0.5
         return retry(
-            lambda: self._draw(rng, config, question), lambda p: p is not None, attempts=100, what="a unique optimum"
+            lambda: self._draw(rng, config, question, smallest_best), lambda p: p is not None, attempts=1000,
+            what="a unique optimum",
         )
 
-    def _draw(self, rng: random.Random, config: Config, question: str) -> Problem | None:
+    def _draw(self, rng: random.Random, config: Config, question: str, smallest_best: bool) -> Problem | None:
         cost = Fraction(rng.randint(2, 30))
         markets: list[Market] = []
         for _ in range(config.markets):
@@ -135,6 +144,8 @@ class PriceDiscrimination(Task):
                 return None
             profit, price, quantity, served = candidates[0]
             if (config.kinked >= 1 and len(candidates) < 2) or (config.kinked >= 2 and served == n):
+                return None
+            if config.kinked >= 1 and (served == min(c[3] for c in candidates)) != smallest_best:
                 return None
             values = {"P": price, "Q": quantity, "profit": profit}
             ask = (
