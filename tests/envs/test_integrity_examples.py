@@ -25,7 +25,7 @@ SETTINGS = kit.Settings.ci()
 # example exactly there, which told that the answer is not the usual placeholder.
 ANSWER_IS_THE_PLACEHOLDER = [
     ("arithmetic/number_theory", 0, 1), ("arithmetic/expression", 0, 5), ("languages/nfa_run", 1, 12),
-    ("deduction/venn_counts", 0, 49), ("deduction/kinship", 1, 9),
+    ("deduction/venn_counts", 2, 36), ("deduction/kinship", 1, 9),
     ("deduction/rule_induction", 0, 1), ("symbolic/self_reference", 0, 1), ("chess/legal_moves", 0, 50),
     ("graphs/count_shortest_paths", 2, 69), ("probability/constrained_counting", 0, 300),
     ("linalg/determinant", 0, 27), ("arithmetic/totient", 0, 29), ("deduction/circuit_eval", 0, 1),

@@ -1,22 +1,31 @@
 """Find a negative cycle in a weighted directed graph (Bellman-Ford territory), or say there is none.
 
-Weights come from node potentials: ``w(a, b) = c(a, b) + p(a) - p(b)`` with ``c >= 0``, so many
-edges are negative yet every cycle weighs its ``c`` total, never less than zero. Then one cycle of
-the graph (every graph drawn has cycles) is brought to a total of -3 to -1 (half the time) or 0 to
-2, its edges sharing the change, and other edges are raised by as much as the cycle was lowered,
-so the total weight and the weight range say nothing about the answer. Bellman-Ford then decides
-(draws whose outcome differs from the coin are redrawn). Both kinds have the same numbers of
-nodes and edges.
+The graph is a directed path through every node in a random order plus random other edges (never
+both ``u -> v`` and ``v -> u``), weighted from node potentials: ``w(a, b) = c(a, b) + p(a) - p(b)``
+with ``p`` rising along the path, ``c = 0`` on the path's edges and ``c >= 1`` on the others, so
+many edges are negative yet every cycle weighs its ``c`` total, never less than zero. Then one
+edge going back along the path is lowered or raised so that the cycle it closes with the path
+totals -3 to -1 (half the time) or 0 to 2, and other edges are raised by as much as it was
+lowered, so the total weight and the weight range say nothing about the answer. Bellman-Ford then
+decides (draws whose outcome differs from the coin are redrawn). Both kinds have the same numbers
+of nodes and edges.
 
-The lowered cycle must not stand out. Costs ``c`` are small beside the potentials, so an edge's
-weight says mostly where its ends sit and little about the cycles through it; and a negative graph
-is redrawn while a guess that never adds up a cycle (the declared ``heuristics``: the first cycle a
-depth-first search meets, the cycle through one of the three lightest edges, the walk along lightest
-edges) lands on a negative cycle. Version 3: before, the lowered cycle's edges were the lightest, and
-the cycle through the lightest edge was negative in 0.475 of the problems at level 0 (0.25 at level
-4, the walk along lightest edges 0.25-0.375 at every level); now every declared guess scores 0, and
-the cycle through the fourth or fifth lightest edge at most 0.225 (level 0), about a random cycle's
-share (0.16 at level 0, 0.04 at level 4).
+The lowered cycle must not stand out: costs ``c`` are small beside the potentials, so an edge's
+weight says mostly where its ends sit; and a negative graph is redrawn while a guess that never adds
+up a cycle (the declared ``heuristics``: the first cycle a depth-first search meets, the cycle through
+one of the three lightest edges, the walk along lightest edges) lands on a negative cycle.
+
+Nor may the proof of "none" come from part of the work. The path's edges cost nothing and every
+other edge costs more, so the only shortest way from the path's first node to any node is along the
+path: the shortest distances take ``n - 1`` rounds of relaxation, and the path's labels rise and
+fall at least twice each, so passes over the edges in listed order (forwards or backwards) need three
+or more. A graph without a negative cycle is redrawn while zeros, one or two passes of Bellman-Ford,
+sums down a breadth- or depth-first search tree, or Dijkstra give a proof (:func:`_cheap_proofs`).
+Version 4: before, the graph was random and its shortest distances shallow, so at level 0 (40 seeds a
+level) two passes of Bellman-Ford proved "none" in 0.64-0.88 of the graphs without a negative cycle
+(0.06-0.31 at level 4), a breadth-first tree's sums in 0.55, Dijkstra in 0.21; now each of these, and a
+depth-first search in a random order, at most about 0.1 at every level (three passes in listed order,
+most of Bellman-Ford's five rounds on six nodes, still prove level 0).
 
 Both sides carry a proof. A graph with a negative cycle is answered by **any** cycle that follows
 edges in their direction and has negative total weight. One without is answered by ``none:`` and
@@ -45,7 +54,6 @@ from palaestra.envs.graphs.common import (
     weighted_edge_lines,
     without_yes,
 )
-from palaestra.generators.graphs import random_connected
 from palaestra.verifiers.claims import mentions
 from palaestra.verifiers.normalize import strip_wrappers
 
@@ -62,7 +70,8 @@ class NegativeCycle(Task):
     family = "graphs"
     description = "Find a negative-weight cycle in a directed graph, or report that none exists."
     tags = ("graphs", "shortest-paths", "cycles")
-    version = 3  # v3: small costs beside the potentials; no guess that ignores cycle totals finds the negative cycle
+    version = 4  # v4: a path every shortest distance follows, so no proof of "none" comes from a few relaxations
+    # v3: small costs beside the potentials; no guess that ignores cycle totals finds the negative cycle
     bare_verdicts = ("none",)
 
     @dataclass(frozen=True)
@@ -86,27 +95,26 @@ class NegativeCycle(Task):
         negative = rng.random() < 0.5
 
         def draw() -> tuple[list[list[int]], str] | None:  # the edges and the answer: a cycle or its proof
-            graph = random_connected(rng, n, config.edges, directed=True)
-            potential = [rng.randint(0, config.max_potential) for _ in range(n)]
-            weights = {(u, v): rng.randint(0, config.max_cost) + potential[u] - potential[v] for u, v, _ in graph.edges}
-            start = rng.randrange(n)
-            order = list(range(start, n)) + list(range(start))  # find a cycle from a random place
-            relabel = {v: i for i, v in enumerate(order)}
-            cycle = find_cycle(n, [[relabel[u], relabel[v]] for u, v in weights], directed=True)
-            if cycle is None:
+            path = _deep_order(rng, n)
+            weights = _path_graph_weights(rng, path, config)
+            place = {v: i for i, v in enumerate(path)}
+            back = [(u, v) for u, v in weights if place[u] > place[v]]
+            if not back:
                 return None
-            cycle = [order[i] for i in cycle]
-            steps = list(zip(cycle, cycle[1:] + cycle[:1]))
+            u, v = rng.choice(back)  # it closes a cycle with the path from v to u
+            cycle = path[place[v]:place[u] + 1]
             target = rng.randint(-3, -1) if negative else rng.randint(0, 2)
-            drop = sum(weights[s] for s in steps) - target
-            _spread(weights, steps, -drop)
-            others = [e for e in sorted(weights) if e not in steps]
+            drop = sum(weights[s] for s in zip(cycle, cycle[1:] + cycle[:1])) - target
+            weights[u, v] -= drop  # the path keeps its weights, so it stays the only shortest way along it
+            others = [e for e in sorted(weights) if e != (u, v) and e not in set(zip(path, path[1:]))]
             if drop > 0:  # raise other edges as much: the total weight says nothing; raising adds no negative cycle
-                _spread(weights, rng.sample(others, min(len(others), len(steps))), drop)
+                _spread(weights, rng.sample(others, min(len(others), len(cycle))), drop)
             rows = sorted([u, v, w] for (u, v), w in weights.items())
             potentials = _potentials(n, rows)
             if (potentials is None) != negative:
                 return None
+            if not negative and any(_feasible(guess, rows) for guess in _cheap_proofs(n, rows)):
+                return None  # a proof that skips most of the relaxing would do: it must take the full search
             if negative and any(_weight(cycle, rows) < 0 for cycle in _cheap_cycles(n, rows) if cycle):
                 return None  # a cheap guess would find the negative cycle: it must take a search
             return rows, " ".join(map(str, cycle)) if potentials is None else "none: " + " ".join(map(str, potentials))
@@ -138,7 +146,11 @@ class NegativeCycle(Task):
         def guess(pick: Callable[[int, list[list[int]]], list[int] | None]) -> Callable[[Problem], str]:
             return lambda problem: " ".join(map(str, pick(problem.data["n"], problem.data["edges"]) or [0]))
 
-        return {name: guess(pick) for name, pick in _GUESSES.items()}
+        def two_passes(problem: Problem) -> str:  # "none" proved by two passes of Bellman-Ford
+            n, edges = problem.data["n"], problem.data["edges"]
+            return "none: " + " ".join(map(str, _relaxed(n, edges, 2, True)))
+
+        return {**{name: guess(pick) for name, pick in _GUESSES.items()}, "two_bellman_ford_passes": two_passes}
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
@@ -193,6 +205,35 @@ class NegativeCycle(Task):
                 "none: " + " ".join(map(str, values[:-1])), f"{problem.answer} (or {' '.join(map(str, cycle))})"]
 
 
+def _deep_order(rng: random.Random, n: int) -> list[int]:
+    """The nodes in a random order with at least two rises and two falls of the label (n >= 5), so that
+    passes over the edges in listed order, forwards or backwards, need three or more to relax along it."""
+    while True:
+        order = rng.sample(range(n), n)
+        rises = sum(a < b for a, b in zip(order, order[1:]))
+        if min(rises, n - 1 - rises) >= 2:
+            return order
+
+
+def _path_graph_weights(rng: random.Random, path: list[int], config: NegativeCycle.Config) -> dict[tuple[int, int], int]:
+    """Edges along ``path`` and random others (never both ``u -> v`` and ``v -> u``), weighted
+    ``c + p(u) - p(v)`` with potentials ``p`` rising along the path: the path's edges cost ``c = 0`` and the
+    others ``c >= 1``, so the only shortest way from the first node to each node is along the path (the
+    shortest distances take ``n - 1`` rounds of relaxation, and no other tree has the same sums)."""
+    n = len(path)
+    pairs = {(a, b) for a, b in zip(path, path[1:])}
+    joined = {frozenset(p) for p in pairs}
+    free = [(a, b) for a in range(n) for b in range(a + 1, n) if frozenset((a, b)) not in joined]
+    pairs |= {(a, b) if rng.random() < 0.5 else (b, a) for a, b in rng.sample(free, config.edges - (n - 1))}
+    step = max(1, 2 * config.max_potential // (n - 1))
+    potential = [0] * n
+    for a, b in zip(path, path[1:]):
+        potential[b] = potential[a] + rng.randint(1, step)
+    chain = set(zip(path, path[1:]))
+    return {(a, b): (0 if (a, b) in chain else rng.randint(1, config.max_cost)) + potential[a] - potential[b]
+            for a, b in sorted(pairs)}
+
+
 def _spread(weights: dict[tuple[int, int], int], steps: list[tuple[int, int]], change: int) -> None:
     """Add ``change`` to the weights of ``steps``, spread as evenly as integers allow."""
     for i, step in enumerate(steps):
@@ -212,6 +253,75 @@ def _potentials(n: int, edges: list[list[int]]) -> list[int] | None:
         if not changed:
             return distance
     return None
+
+
+def _feasible(values: list[int], edges: list[list[int]]) -> bool:
+    return all(values[v] <= values[u] + w for u, v, w in edges)
+
+
+def _relaxed(n: int, edges: list[list[int]], passes: int, in_place: bool) -> list[int]:
+    """Distances from the virtual source after a few passes of Bellman-Ford over ``edges`` in the given order;
+    ``in_place`` uses each update within the same pass (as most code does), else only the previous pass's."""
+    distance = [0] * n
+    for _ in range(passes):
+        before = distance if in_place else list(distance)
+        for u, v, w in edges:
+            distance[v] = min(distance[v], before[u] + w)
+    return distance
+
+
+def _tree_sums(n: int, edges: list[list[int]], depth_first: bool, roots: list[int]) -> list[int]:
+    """Weight sums down a breadth- or depth-first search forest along ``edges`` (taken in their order),
+    started from ``roots`` in turn."""
+    out: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for u, v, w in edges:
+        out[u].append((v, w))
+    value: dict[int, int] = {}
+    for root in roots:
+        if root in value:
+            continue
+        value[root] = 0
+        todo = [(root, iter(out[root]))]
+        while todo:
+            a, ahead = todo[-1] if depth_first else todo[0]
+            step = next(ahead, None)
+            if step is None:
+                todo.remove((a, ahead))
+            elif step[0] not in value:
+                value[step[0]] = value[a] + step[1]
+                todo.append((step[0], iter(out[step[0]])))
+    return [value[v] for v in range(n)]
+
+
+def _settled_once(n: int, edges: list[list[int]]) -> list[int]:
+    """Dijkstra from the virtual source, as if no weight were negative: each node is settled once."""
+    out: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for u, v, w in edges:
+        out[u].append((v, w))
+    distance, settled = [0] * n, [False] * n
+    for _ in range(n):
+        a = min((v for v in range(n) if not settled[v]), key=lambda v: distance[v])
+        settled[a] = True
+        for b, w in out[a]:
+            if not settled[b]:
+                distance[b] = min(distance[b], distance[a] + w)
+    return distance
+
+
+def _cheap_proofs(n: int, edges: list[list[int]]) -> list[list[int]]:
+    """Values a proof of "none" might guess with part of the work: zeros, one or two passes of Bellman-Ford
+    (over the edges as listed or reversed, each update used at once or only in the next pass), sums down a
+    breadth- or depth-first search forest (edges as listed or reversed; roots in node order either way,
+    nodes no edge enters first or not), Dijkstra."""
+    backwards = edges[::-1]
+    entered = {v for _, v, _ in edges}
+    ascending = list(range(n))
+    root_orders = [ascending, ascending[::-1], *(sorted(order, key=entered.__contains__)
+                                                 for order in (ascending, ascending[::-1]))]
+    return [[0] * n, *(_relaxed(n, order, passes, in_place) for order in (edges, backwards)
+                       for passes in (1, 2) for in_place in (True, False)),
+            *(_tree_sums(n, order, depth_first, roots) for order in (edges, backwards)
+              for depth_first in (False, True) for roots in root_orders), _settled_once(n, edges)]
 
 
 def _weight(cycle: list[int], rows: list[list[int]]) -> int:
