@@ -188,6 +188,19 @@ def least_cost_plan(supply: Sequence[int], demand: Sequence[int], cost: Sequence
     return plan
 
 
+def _ship(plan: list[list[int]], left: list[int], wanted: list[int], rows: set[int], columns: set[int], i: int,
+          j: int) -> None:
+    """Ship as much as fits from plant ``i`` to market ``j``; close the plant or market that is done."""
+    amount = min(left[i], wanted[j])
+    plan[i][j] += amount
+    left[i] -= amount
+    wanted[j] -= amount
+    if left[i] == 0:
+        rows.discard(i)
+    if wanted[j] == 0:
+        columns.discard(j)
+
+
 def vogel_plan(supply: Sequence[int], demand: Sequence[int], cost: Sequence[Sequence[int]]) -> list[list[int]]:
     """Vogel's approximation: among the open rows and columns, the one whose two cheapest open routes differ
     most (its only route's cost when one is left; ties: the cheaper route, then rows before columns, lower
@@ -210,14 +223,7 @@ def vogel_plan(supply: Sequence[int], demand: Sequence[int], cost: Sequence[Sequ
             i, j = min(rows, key=lambda r: (cost[r][index], r)), index
         else:
             i, j = index, min(columns, key=lambda c: (cost[index][c], c))
-        amount = min(left[i], wanted[j])
-        plan[i][j] += amount
-        left[i] -= amount
-        wanted[j] -= amount
-        if left[i] == 0:
-            rows.discard(i)
-        if wanted[j] == 0:
-            columns.discard(j)
+        _ship(plan, left, wanted, rows, columns, i, j)
     return plan
 
 
@@ -234,14 +240,7 @@ def russell_plan(supply: Sequence[int], demand: Sequence[int], cost: Sequence[Se
         u = {i: max(cost[i][j] for j in columns) for i in rows}
         v = {j: max(cost[i][j] for i in rows) for j in columns}
         _, i, j = min((cost[i][j] - u[i] - v[j], i, j) for i in rows for j in columns)
-        amount = min(left[i], wanted[j])
-        plan[i][j] += amount
-        left[i] -= amount
-        wanted[j] -= amount
-        if left[i] == 0:
-            rows.discard(i)
-        if wanted[j] == 0:
-            columns.discard(j)
+        _ship(plan, left, wanted, rows, columns, i, j)
     return plan
 
 
