@@ -104,20 +104,20 @@ def check_levels(env_id: str, s: Settings) -> str:
 
 
 def check_determinism(env_id: str, s: Settings) -> str:
-    """Same (id, level, seed) -> same problem, whatever the global RNG states."""
+    """Same (id, level, seed) -> same problem, whatever the global RNG states: the problems the checks share
+    (generated under the global states this process had) against the same ones generated afresh under others."""
     import numpy as np
 
+    shared = shared_fingerprint(env_id, s.fingerprint_seeds)
     saved = random.getstate(), np.random.get_state()
     try:
-        prints = []
-        for global_seed in (1, 2):
-            random.seed(global_seed)
-            np.random.seed(global_seed)
-            prints.append(_fingerprint(make_source(env_id), s.fingerprint_seeds))
+        random.seed(2)
+        np.random.seed(2)
+        afresh = _fingerprint(make_source(env_id), s.fingerprint_seeds)
     finally:
         random.setstate(saved[0])
         np.random.set_state(saved[1])
-    _require(prints[0] == prints[1], "the same (level, seed) gave different problems under other global RNG states")
+    _require(afresh == shared, "the same (level, seed) gave different problems under other global RNG states")
     return "stable in-process"
 
 
@@ -202,7 +202,9 @@ def check_wrong_rejected(env_id: str, s: Settings) -> str:
     rng = random.Random(99)
     rejected = others = others_accepted = 0
     for level in range(source.levels()):
-        problems = [sample(env_id, level, seed) for seed in range(max(s.seeds, 4))]
+        # The reference checks' seeds (at least two, so each problem has another's answer to try): four in CI until
+        # round 3's fortieth session, where the sandbox-judged envs' corruptions were the kit's dearest check.
+        problems = [sample(env_id, level, seed) for seed in range(max(s.seeds, 2))]
         for i, p in enumerate(problems):
             for answer in source.corruptions(p, rng):
                 v = _verify(source, p, answer)
