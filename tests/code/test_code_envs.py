@@ -236,10 +236,11 @@ def test_test_feedback_partial_credit_adds_up_to_the_best_fraction() -> None:
         obs, reward, terminated, truncated, info = env.step(response)
         rewards.append(reward)
     assert truncated and not terminated and "no turns left" in obs
-    total = len(tests)
-    passed_by_stub = sum(t["expected"] == first["expected"] for t in tests)
-    assert rewards == pytest.approx([passed_by_stub / total, 0.0, (total - 1 - passed_by_stub) / total])
-    assert sum(rewards) == pytest.approx((total - 1) / total)
+    # the credit is the share of the hidden tests passed: the visible ones (shown in the prompt) count for nothing
+    hidden = tests[problem.data["visible"]:]
+    passed_by_stub = sum(t["expected"] == first["expected"] for t in hidden)
+    assert rewards == pytest.approx([passed_by_stub / len(hidden), 0.0, (len(hidden) - 1 - passed_by_stub) / len(hidden)])
+    assert sum(rewards) == pytest.approx((len(hidden) - 1) / len(hidden))
     replayed = palaestra.score(problem, [one, "no tags", all_but_one])
     assert not replayed.correct  # score() judges with the default (no partial credit)
     # without partial credit: nothing until every test passes
@@ -352,3 +353,24 @@ def test_knapsack_generates_when_exactly_one_item_is_chosen():
     source = make_source("code/knapsack")
     for level, seed in ((0, 700245), (2, 0), (3, 0), (4, 0)):
         assert source.sample(level, seed).data
+
+
+def test_test_feedback_partial_credit_is_not_earned_by_returning_the_visible_tests() -> None:
+    # A function that returns the prompt's visible results by rote (and the commonest of them otherwise) earned
+    # 0.15-0.31 of the partial credit at levels 0-4 in version 3, when the visible tests counted.
+    from collections import Counter
+
+    earned = []
+    for seed in range(6):
+        env = palaestra.make("code/test_feedback", level=2, partial_credit=True)
+        _, info = env.reset(seed=seed)
+        data = info["problem"].data
+        visible = data["tests"][: data["visible"]]
+        common = Counter(json.dumps(t["expected"]) for t in visible).most_common(1)[0][0]
+        table = {json.dumps(t["args"]): t["expected"] for t in visible}
+        rote = (f"import json\nTABLE = {json.dumps(table)!r}\n\ndef solve(x):\n"
+                f"    return json.loads(TABLE).get(json.dumps([x]), json.loads({common!r}))\n")
+        earned.append(env.step(f"<answer>{rote}</answer>")[1])
+        hidden = data["tests"][data["visible"]:]
+        assert earned[-1] == pytest.approx(sum(json.dumps(t["expected"]) == common for t in hidden) / len(hidden))
+    assert sum(earned) / len(earned) <= 0.15, earned

@@ -8,9 +8,9 @@ sandbox. If all pass the episode ends with reward 1; otherwise the observation r
 and, for the hidden tests, only how many passed: a hidden test's input or expected value is
 never shown, so a function that returns the values the feedback echoed cannot pass them.
 After ``attempts`` failed submissions the episode is truncated with reward 0. With
-``partial_credit=True`` a submission that passes a larger fraction of the tests than every
+``partial_credit=True`` a submission that passes a larger fraction of the *hidden* tests than every
 earlier one earns the improvement, so an episode's rewards add up to the best fraction reached
-(1 once every test passes). An infrastructure failure of the sandbox ends the episode with
+(1 once every test passes; version 4: the visible tests, which a function can return by rote, counted too). An infrastructure failure of the sandbox ends the episode with
 ``info["error"]`` (not judged), never as a failed test. Levels lengthen the pipelines (every step
 changes some result) and reduce the attempts and the failing tests shown.
 
@@ -46,7 +46,7 @@ class TestFeedback(CodeTask, MultiTurnTask):
     id = "code/test_feedback"
     description = "Write a function against hidden tests, seeing the failing tests after each submission."
     tags = ("code", "programming", "multi-turn")
-    version = 3
+    version = 4  # v4: partial credit counts the hidden tests only
 
     @dataclass(frozen=True)
     class Config:
@@ -133,12 +133,22 @@ class TestFeedback(CodeTask, MultiTurnTask):
             verdict = Verdict(1.0 - state["best"], True, True, f"all {report.total} tests passed")
             return Outcome({"submitted": submitted, "best": 1.0}, verdict,
                            f"All {report.total} tests passed. Solved!", True)
-        best = max(state["best"], report.fraction) if self.partial_credit else 0.0
+        best = max(state["best"], _hidden_fraction(report, problem.data)) if self.partial_credit else 0.0
         return Outcome({"submitted": submitted, "best": best}, Verdict.wrong(reward=best - state["best"]),
                        f"Attempt {submitted} failed: {_feedback(report, problem.data)}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return problem.answer or ""
+
+
+def _hidden_fraction(report: code_verifier.CodeReport, data: dict[str, Any]) -> float:
+    """The share of the hidden tests passed: the visible ones count for nothing, as a function that returns their
+    printed values (and the commonest of them otherwise) passes them without solving (0.15-0.31 of the partial
+    credit at levels 0-4 when every test counted, version 3)."""
+    if report.error is not None or report.failure is not None:
+        return 0.0
+    hidden = len(data["tests"]) - data["visible"]
+    return sum(r.passed for r in report.results if r.index >= data["visible"]) / hidden
 
 
 def _feedback(report: code_verifier.CodeReport, data: dict[str, Any]) -> str:
