@@ -9,8 +9,9 @@ speeds with a stop) at level 4. Numbers are drawn so the answer is exact: a whol
 number, a terminating decimal or, where it must be, a fraction.
 
 The answer is one number, in the unit the question names or without it (``15``,
-``15%``, ``15 percent``, ``$64``, ``64 dollars``, ``72 km/h``, ``2.4 hours``, ``12/5``);
-a rounded value of a non-terminating answer is wrong.
+``15%``, ``15 percent``, ``$64``, ``64 dollars``, ``72 km/h``, ``2.4 hours``, ``33 marbles``,
+``12/5``); a rounded value of a non-terminating answer is wrong. (Before v3 a count of marbles
+written with its noun, ``33 marbles``, was unparsed: 0% -> 100% of such right answers accepted.)
 """
 
 from __future__ import annotations
@@ -32,8 +33,10 @@ _UNITS: dict[str, tuple[str, ...]] = {
     "km/h": ("km/h", "kph", "km per hour", "kilometres per hour", "kilometers per hour", "km h^-1"),
     "hours": ("hours", "hour", "h", "hrs", "hr"),
     "litres": ("litres", "liters", "litre", "liter", "L", "l"),
+    "marbles": ("marbles", "marble"),
     "": (),
 }
+_COUNTED = {"marbles"}  # a count: the question names what is counted, so the prompt adds no "in <unit>"
 _ITEMS = ("notebooks", "pens", "apples", "tickets", "bolts", "candles", "mugs", "batteries")
 _NAMES = ("Ana", "Ben", "Chloe", "Dev", "Emil", "Fatima", "Grace", "Hugo", "Ines", "Jon")
 
@@ -43,7 +46,7 @@ Question = tuple[str, Fraction, str, int]  # text, exact answer, unit key, steps
 @register
 class Percentages(Task):
     id = "arithmetic/percentages"
-    version = 2
+    version = 3  # v3: "33 marbles" is accepted for a count of marbles (it was unparsed); "1 marble"
     family = "arithmetic"
     description = "Percentages, ratios and rates as word problems with exact answers."
     tags = ("math", "arithmetic", "word-problems")
@@ -64,7 +67,7 @@ class Percentages(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         template = rng.choice(config.templates)
         question, value, unit, steps = _TEMPLATES[template](rng)
-        unit_note = f" in {unit}" if unit else ""
+        unit_note = f" in {unit}" if unit and unit not in _COUNTED else ""
         example = "12.5"  # a fixed placeholder: independent of the answer
         prompt = (f"{question}\n\nGive the exact answer{unit_note} as a number (a fraction if it does not "
                   f"terminate), e.g. {example}.")
@@ -226,8 +229,8 @@ def _ratio_transfer(rng: random.Random) -> Question:
     moved = rng.randint(1, a * unit - 1)
     x, y = a * unit - moved, b * unit + moved
     return (f"{names[0]} and {names[1]} have marbles in the ratio {a}:{b}. After {names[0]} gives {names[1]} "
-            f"{moved} marbles, they have them in the ratio {Fraction(x, y).numerator}:{Fraction(x, y).denominator}. "
-            f"How many marbles did {names[0]} have at first?"), Fraction(a * unit), "", 6
+            f"{moved} marble{'s' if moved > 1 else ''}, they have them in the ratio {Fraction(x, y).numerator}:{Fraction(x, y).denominator}. "
+            f"How many marbles did {names[0]} have at first?"), Fraction(a * unit), "marbles", 6
 
 
 def _round_trip(rng: random.Random) -> Question:

@@ -13,6 +13,9 @@ any notation the shared assignment reader takes (``RA``, ``R_{A}``, ``A``, ``:``
 either exact (an integer, a terminating decimal or a fraction such as ``22/3``) or a
 decimal correctly rounded to the places it shows, at least two (``7.33`` or ``7.3333``
 for 22/3; never ``26.02`` or ``26.004`` for 26).
+
+The prompt's example is the same for every beam (before v3 it was swapped when a reaction was 12.5 or
+22/3, which told a policy one reaction on 0.5% of level-0 beams and so both; now 0%).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.numeric import format_decimal, format_number, max_fraction_digits, read_number, unit_spellings
 
 MIN_PLACES = 2  # a rounded value shows at least this many decimal places
+EXAMPLE = "R_A = 12.5, R_B = 22/3"  # fixed, whatever the answer (this pair is no drawn beam's in 2,000 seeds a level)
 _NAMES = ("R_A", "R_B")
 _ALIASES = {"A": "R_A", "B": "R_B"}  # "A: 12, B: 7"
 _KILONEWTONS = unit_spellings("kN")
@@ -44,7 +48,7 @@ class BeamStatics(Task):
     description = "Find the two vertical support reactions of a loaded beam from static equilibrium."
     tags = ("physics", "statics", "math")
     max_answer_chars = 500
-    version = 2
+    version = 3  # v3: the prompt's example is fixed (it changed when a reaction was 12.5 or 22/3)
 
     @dataclass(frozen=True)
     class Config:
@@ -93,9 +97,6 @@ class BeamStatics(Task):
             moment_about_a += couple if clockwise else -couple
         r_b = moment_about_a / (b - a)
         reactions = {"R_A": total - r_b, "R_B": r_b}
-        example = "R_A = 12.5, R_B = 22/3"
-        if {reactions["R_A"], reactions["R_B"]} & {Fraction(25, 2), Fraction(22, 3)}:
-            example = "R_A = 9.25, R_B = 41/3"  # the example is never the answer
         prompt = (
             f"A horizontal beam of length {length} m lies along the x-axis from x = 0 to x = {length} m. "
             f"It rests on a pin support A at x = {format_decimal(a)} m and a roller support B at "
@@ -107,7 +108,7 @@ class BeamStatics(Task):
             + "\n\nIgnore the weight of the beam. Find the vertical support reactions R_A and R_B in kN "
             "(positive = upward). Give each either exactly (an integer, a terminating decimal or a fraction) "
             "or as a decimal correctly rounded to two or more decimal places (such as 7.33 for 22/3), "
-            f"written like {example}"
+            f"written like {EXAMPLE}"
         )
         texts = {name: format_decimal(value) for name, value in reactions.items()}
         terms = len(loads) + (a != 0) + (b != length) + 2 * config.distributed_load + config.point_moment
