@@ -14,18 +14,19 @@ limit and ``k``.
 Each turn the model either offers a price (``offer 120``, ``$120``, ``120``) or accepts the
 buyer's last bid (``accept``); one move per turn (a reply holding several is refused). An
 accepted offer or an acceptance ends the episode with a deal; an offer the buyer rejects in the
-last round ends it with no deal. An unreadable move costs the round. The deal's share
-``max(0, price - cost) / (limit - cost)`` (selling at the limit: 1, at cost or below: 0) is
-normalised to regret (:func:`palaestra.core.multiturn.regret_reward`): the reward is
-``clip((share - random) / (1 - random), 0, 1)``, where ``random`` is the expected share of a
-player that picks uniformly among accepting and offering one of 16 prices spread evenly up to
-three times the cost, which is above every limit (:meth:`Negotiation.legal_moves`), computed exactly by
-backward induction over the rounds; no deal pays 0. So random play scores about 0 and selling at
-the limit 1. The oracle asks the limit every round, so only the last round's offer is accepted,
-at exactly the limit. The honest player (:meth:`Negotiation.honest_move`), which sees only the
-prompt and the bids, asks three times the cost until the last round, then offers the smallest
-limit consistent with every bid it saw (for some exponent in the stated range, up to the
-rounding), which the buyer always accepts.
+last round ends it with no deal. An unreadable move costs the round. The limit is ``cost * (1 + surplus)``
+with the surplus drawn log-uniformly from 0.4 to 15 (:data:`SURPLUS_RANGE`); the prompt states that the limit
+lies above the cost and at most 16 times it (:data:`ASK`). The deal's share ``max(0, price - cost) / (limit -
+cost)`` (selling at the limit: 1, at cost or below: 0) is normalised to regret
+(:func:`palaestra.core.multiturn.regret_reward`) against a floor: the reward is ``clip((share - floor) / (1 -
+floor), 0, 1)`` with ``floor = max(random, 0.6)`` (:data:`SCORE_FLOOR`, stated), where ``random`` is the expected
+share of a player that picks uniformly among accepting and offering one of 16 prices spread evenly up to sixteen
+times the cost (:meth:`Negotiation.legal_moves`), computed exactly by backward induction over the rounds (0.01-0.05,
+below the floor); no deal pays 0. So random play scores about 0, a price chosen without reading the bids at most
+about 0.1 and selling at the limit 1. The oracle asks the limit every round, so only the last round's offer is
+accepted, at exactly the limit. The honest player (:meth:`Negotiation.honest_move`), which sees only the prompt
+and the bids, asks sixteen times the cost until the last round, then offers the smallest limit consistent with every
+bid it saw (for some exponent in the stated range, up to the rounding), which the buyer always accepts.
 
 Version 2: reward normalised to regret (was the raw share, which random play earned ~0.5 of);
 one move per turn; an honest player.
@@ -33,7 +34,7 @@ one move per turn; an honest player.
 Version 3 (red team, round 3): the limit was ``cost * uniform(1.3, 2.2)``, so a player that ignored every bid,
 waited and asked 1.4-1.5 times the cost in the last round scored 0.45-0.48 at every level (the honest player:
 0.97 at level 0, 0.59 at level 4). The limit is now log-uniform over 1.15 to 2.9 times the cost
-(``LIMIT_RANGE``), which puts that rule at 0.30-0.34 and leaves the honest player's scores as they were. Both
+(version 3's ``LIMIT_RANGE``), which puts that rule at 0.30-0.34 and leaves the honest player's scores as they were. Both
 cheap rules are declared heuristics. Waiting and accepting the buyer's last bid still scored 0.69, 0.58 and 0.37
 at levels 0, 2 and 4 (200 games per level; red team, round 3 session 19), as the buyer bid its threshold, which
 lies near its limit by the last round; so the buyer now bids only half of its concession (halfway between its
@@ -44,11 +45,21 @@ also extrapolates the curve, scores 0.97, 0.91 and 0.55 (it scored 0.98, 0.96 an
 rounding step being $5, not $10, as a halved bid carries twice the rounding. The 1.5-times-the-cost rule is
 unchanged at 0.34-0.38. These changes were made within version 3, which had not been released.
 
+Version 4 (red team, round 3 session 40): the limit's narrow prior (1.15 to 2.9 times the cost) let a player that
+ignored every bid, waited and asked one fixed multiple of the cost (1.5 to 1.6) in the last round score 0.34-0.35 at
+every level (300 games per level). The surplus over the cost is now drawn log-uniformly over a 37.5-fold range and the
+reward counts only the share above 0.6, so a fixed multiple seldom lands in the paying band: the best of 26
+multiples from 1.1 to 10 scores 0.09-0.10 per level, any one of them at most that, accepting the last bid 0 (was
+0.06-0.15), the prompt's example price 0.02-0.04 (was 0.09-0.12), random play 0.02-0.03; the honest player scores
+0.96, 0.92, 0.91, 0.72 and 0.59 at levels 0-4 (was 0.96, 0.93, 0.92, 0.69, 0.58) and the oracle 1.
+
 The difficulty measure is how uncertain the limit still is when the last round comes: the
 width of the range of limits consistent with every bid seen (for some exponent in the stated
 range, up to the rounding) plus the rounding step, over ``limit - cost``, as ``log1p``, plus one over
 the number of bids seen before the last round (round 3 session 27: the plain ratio's heavy tail made the
-kit's level means fall from level 1 to 2 and from 4 to 5).
+kit's level means fall from level 1 to 2 and from 4 to 5), plus a tenth of the log of the stated exponent range's
+ratio and a fifth of the log of the rounding step (version 4: with the wider limit prior the realised width alone
+no longer rose from level 0 to 1, nor past the presets, where the step grew by $1 a level; it now doubles a level).
 """
 
 from __future__ import annotations
@@ -70,8 +81,8 @@ class Negotiation(MultiTurnTask):
     family = "interactive"
     description = "Sell an item to a scripted buyer with a hidden limit and concession curve; scored by surplus."
     tags = ("interactive", "multi-turn", "negotiation", "economics")
-    version = 3  # v2: regret-normalised reward, one move per turn, an honest player; v3: a wider limit prior,
-    # bids halfway to the threshold
+    version = 4  # v2: regret-normalised reward, one move per turn, an honest player; v3: a wider limit prior,
+    # bids halfway to the threshold; v4: a 37.5-fold surplus prior, shares above 0.6 scored
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True  # the limit and the exponent
     score_based = True
@@ -90,11 +101,12 @@ class Negotiation(MultiTurnTask):
         Config(5, (0.3, 3.0), 5),
         Config(4, (0.25, 4.0), 5),
     )
-    growth = Growth()
+    growth = Growth(factors={"step": 2})  # v4: the rounding step doubles a level past the presets (it grew by $1)
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         cost = rng.randint(20, 200)
-        limit = round(cost * math.exp(rng.uniform(math.log(LIMIT_RANGE[0]), math.log(LIMIT_RANGE[1]))))
+        least, most = SURPLUS_RANGE
+        limit = round(cost * (1 + most * (least / most) ** rng.random()))  # the surplus over the cost: log-uniform
         opening = round(cost * rng.uniform(0.5, 1.0))
         low, high = config.exponent
         exponent = round(math.exp(rng.uniform(math.log(low), math.log(high))), 2)
@@ -119,9 +131,9 @@ class Negotiation(MultiTurnTask):
             f"exactly in the last round; the threshold in round t follows {curve}. After rejecting an offer, the "
             "buyer holds back half of its concession: it bids halfway between its opening bid and its current "
             f"threshold{rounding}. If the last round passes without a deal, there is none.\n\n"
-            f"Your share is (price - ${cost}) / (the buyer's limit - ${cost}), at least 0 (no deal: 0). Your score "
-            "compares it with random play: 0 for a share no better than offering random prices, 1 for selling at "
-            "the limit.\n\n"
+            f"Its limit is above ${cost} and at most ${ASK * cost}. Your share is (price - ${cost}) / (the buyer's "
+            f"limit - ${cost}), at least 0 (no deal: 0). Your score is 0 for a share of {SCORE_FLOOR:g} or less and rises "
+            "evenly to 1 for selling at the limit.\n\n"
             f"The buyer opens with a bid of ${_bid(data, 0)}. Round 1 of {config.rounds - 1}: write offer PRICE "
             "(a whole number of dollars) or accept, for example: offer 150"
         )
@@ -133,10 +145,13 @@ class Negotiation(MultiTurnTask):
     def difficulty(self, problem: Problem) -> float:
         """How uncertain the limit still is at the last round: the width of the consistent limits plus the rounding
         step, over ``limit - cost``, taken as ``log1p`` (the plain ratio has a heavy tail: 40 seeds per level put
-        level 2's mean below level 1's and level 5's below level 4's), plus one over the bids seen before it."""
+        level 2's mean below level 1's and level 5's below level 4's), plus one over the bids seen before it, plus
+        the stated uncertainty before any bid: the exponent range and the rounding step, on log scales."""
         data = problem.data
-        low, high = _limit_range(data, self.level_config(problem.level).exponent)
-        return math.log1p((high - low + data["step"]) / (data["limit"] - data["cost"])) + 1 / (data["rounds"] - 1)
+        low_k, high_k = self.level_config(problem.level).exponent
+        low, high = _limit_range(data, (low_k, high_k))
+        realised = math.log1p((high - low + data["step"]) / (data["limit"] - data["cost"])) + 1 / (data["rounds"] - 1)
+        return realised + math.log(high_k / low_k) / 10 + math.log(data["step"]) / 5
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {"round": 1}
@@ -175,7 +190,8 @@ class Negotiation(MultiTurnTask):
         )
 
     def _deal(self, data: dict[str, Any], price: int, said: str) -> Outcome:
-        reward = regret_reward(_share(data, price), _random_share(data), 1.0)
+        # random play's share (0.01-0.05) lies below the floor, which bids-blind prices reach; the larger is the zero
+        reward = regret_reward(_share(data, price), max(_random_share(data), SCORE_FLOOR), 1.0)
         verdict = Verdict(reward, price >= data["limit"], True, f"deal at {price}")
         return Outcome({"round": -1}, verdict, f"{said}: deal at ${price}.", True)
 
@@ -183,13 +199,13 @@ class Negotiation(MultiTurnTask):
         return f"offer {problem.data['limit']}"
 
     def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
-        """The random player's moves: accept, or offer one of 16 prices spread evenly up to three times the cost."""
+        """The random player's moves: accept, or offer one of 16 prices spread evenly up to sixteen times the cost."""
         return ["accept", *(f"offer {price}" for price in _offer_grid(problem.data["cost"]))]
 
     def heuristics(self) -> dict[str, Any]:
         def wait(problem: Problem, state: Any, history: Any) -> str | None:
             last = state["round"] >= problem.data["rounds"] - 1
-            return None if last else f"offer {3 * problem.data['cost']}"
+            return None if last else f"offer {ASK * problem.data['cost']}"
 
         def blind_offer(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
             return wait(problem, state, history) or f"offer {round(1.5 * problem.data['cost'])}"
@@ -203,12 +219,12 @@ class Negotiation(MultiTurnTask):
         }
 
     def honest_move(self, view: View) -> str:
-        """Ask three times the cost (above any limit) until the last round, then the smallest limit consistent
+        """Ask sixteen times the cost (above any limit) until the last round, then the smallest limit consistent
         with the bids seen, for some exponent in the stated range."""
         cost, rounds, step = view.public["cost"], view.public["rounds"], view.public["step"]
         bids = [int(bid) for bid in _BID.findall("\n".join([view.prompt, *view.observations]))]
         if len(bids) < rounds - 1:
-            return f"offer {3 * cost}"
+            return f"offer {ASK * cost}"
         exponents = _EXPONENTS.search(view.prompt)
         span = (float(exponents.group(1)), float(exponents.group(2))) if exponents else (1.0, 1.0)
         found = _consistent_limits(bids[: rounds - 1], step, rounds - 1, span)
@@ -231,7 +247,12 @@ def _bid(data: dict[str, Any], t: int) -> int:
 _BID = re.compile(r"(?:opens with a bid of|The buyer bids) \$(\d+)")
 _EXPONENTS = re.compile(r"hidden k between ([\d.]+) and ([\d.]+)")
 BID_SHARE = 0.5  # the buyer bids halfway between its opening bid and its threshold (holds back half its concession)
-LIMIT_RANGE = (1.15, 2.9)  # the buyer's limit over the cost, drawn log-uniformly (version 3)
+# The limit is cost * (1 + surplus) with the surplus over the cost drawn log-uniformly from SURPLUS_RANGE (version 4;
+# version 3 drew limit / cost log-uniformly from 1.15 to 2.9): a fixed price lands within a given ratio below the
+# limit with a chance of about log(1 / ratio) / log(37.5), too seldom to pay once SCORE_FLOOR is taken off.
+SURPLUS_RANGE = (0.4, 15.0)
+ASK = 16  # the limit is at most this many times the cost (stated): the honest player's waiting price
+SCORE_FLOOR = 0.6  # shares up to this score 0 (stated): a price chosen without reading the bids seldom gets closer
 OFFERS = 16  # prices the random baseline picks from, besides accepting
 
 
@@ -240,7 +261,7 @@ def _share(data: dict[str, Any], price: int) -> float:
 
 
 def _offer_grid(cost: int) -> list[int]:
-    return sorted({round(3 * cost * i / OFFERS) for i in range(1, OFFERS + 1)})
+    return sorted({round(ASK * cost * i / OFFERS) for i in range(1, OFFERS + 1)})
 
 
 def _random_share(data: dict[str, Any]) -> float:
