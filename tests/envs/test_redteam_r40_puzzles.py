@@ -8,6 +8,9 @@ Fixed:
 - ``puzzles/n_queens`` v4 (grammar): a right list after a naming lead-in ("Queens: a2 b6 ...", "The queens are on
   ...", "Squares: ...") was refused as unreadable (0/3 of those spellings) and is now read (3/3); a remark, a
   retraction or a second list after it still is not.
+- ``arithmetic/countdown`` v3 and ``algorithms/matrix_chain`` v3 (grammar): a right answer after a naming label
+  ("Expression: (8 + 4) * 7"; "Order: (AB)C", "The optimal order is (AB)C.") was refused as unreadable and is now
+  read; the same remarks, retractions and second answers as before are refused.
 """
 
 from __future__ import annotations
@@ -75,3 +78,22 @@ def test_n_queens_reads_a_naming_lead_in_and_nothing_after_the_list():
             for wrong in (f"Queens: {gold}. Or maybe a1", f"Queens: {gold}\nWait, no.", f"Queens: {gold} queens: {gold}",
                           "Queens: " + gold.rsplit(" ", 1)[0], "Queens:", f"Queens: {gold}; also {gold}"):
                 assert not task.verify(problem, wrong).correct, wrong
+
+
+def test_countdown_and_matrix_chain_read_a_naming_label_and_nothing_after_the_answer():
+    countdown, chain = make_source("arithmetic/countdown"), make_source("algorithms/matrix_chain")
+    for level in (0, 4):
+        for seed in range(4):
+            problem = countdown.sample(level, seed)
+            gold, target = problem.answer, problem.data["target"]
+            for right in (f"Expression: {gold}", f"Expression: {gold} = {target}", f"**Answer:** Expression: {gold}."):
+                assert countdown.verify(problem, right).correct, right  # v2: unreadable
+            for wrong in (f"Expression: {gold} or {gold}", f"Expression: {gold}\nWait, no.", f"Expression: ({gold}) + 1",
+                          f"Expression: {gold} = {target + 1}", "Expression:"):
+                assert not countdown.verify(problem, wrong).correct, wrong
+            problem = chain.sample(level, seed)
+            gold = problem.answer
+            for right in (f"Order: {gold}", f"The optimal order is {gold}.", f"Optimal parenthesization: ({gold})"):
+                assert chain.verify(problem, right).correct, right  # v2: unreadable
+            for wrong in (f"Order: {gold} or {gold}", f"Order: {gold}\nActually no.", "Order: " + "".join(problem.data["names"])):
+                assert not chain.verify(problem, wrong).correct, wrong

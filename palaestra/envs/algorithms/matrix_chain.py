@@ -10,7 +10,8 @@ except in :data:`UNCHECKED_SHARE` of problems, so that a policy cannot learn "ne
 either. The answer is a full parenthesisation such as ``((AB)C)D``: every product
 of two factors in its own parentheses (the outermost pair may be left out; ``*``, ``×`` and spaces
 are ignored; ``ABC`` without parentheses is ambiguous and unreadable). The verifier accepts **any**
-parenthesisation of the chain, in order, whose cost equals the optimum.
+parenthesisation of the chain, in order, whose cost equals the optimum, also after a naming lead-in
+(``Order:``, ``The optimal order is``).
 
 Version 2: with 3 matrices only two answers existed (``A(BC)`` 0.56, ``(AB)C`` 0.44, so a coin earned
 ~0.5), and with uniform random dimensions the optimum concentrates on a few shapes (two chains meeting
@@ -22,12 +23,14 @@ measured over 1000 seeds per level, no shape is optimal in more than 0.06 of the
 Version 3: three more greedy rules are redrawn away. Multiplying first the adjacent pair (p × q by q × r) with the
 smallest p·r, p·r − q or p·r/q was optimal in 0.62/0.47/0.31/0.20/0.14, 0.67/0.49/0.34/0.23/0.18 and
 0.44/0.34/0.24/0.23/0.16 of levels 0-4 (200 seeds a level); now in at most 0.03 each (the most common constant
-shape stays at 0.06).
+shape stays at 0.06). A right order after a naming lead-in ("Order: ...", "The optimal order is ...") was refused
+as unreadable and is now read.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -40,6 +43,9 @@ from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 UNCHECKED_SHARE = 0.05  # problems whose draw is not redrawn when a textbook shape is optimal
 _IGNORED = str.maketrans("", "", " *×·⋅")
+# A naming lead-in ("Order: (AB)C", "The optimal order is (AB)C"), read past only at the start of the answer.
+_LABEL = re.compile(r"(?:the\s+)?(?:(?:optimal|best|cheapest)\s+)?(?:multiplication\s+)?(?:order|parenthe[sz]i[sz]ation)"
+                    r"\s*(?:is\b|:)\s*", re.IGNORECASE)
 
 
 @register
@@ -116,7 +122,8 @@ class MatrixChain(Task):
         names = problem.data["names"]
         tree = _read_tree(problem.answer or "", names)
         return [*super().spellings(problem), _spell(tree, names, outer=True),
-                _spell(tree, names, outer=False, times=" × "), f"$ {problem.answer} $"]
+                _spell(tree, names, outer=False, times=" × "), f"$ {problem.answer} $", f"Order: {problem.answer}",
+                f"The optimal order is {problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         names, dims = problem.data["names"], problem.data["dims"]
@@ -219,7 +226,9 @@ def _read_tree(answer: str, names: list[str]) -> Tree | None:
     index = {name: i for i, name in enumerate(names)}
 
     def core(text: str) -> Tree | None:
-        s = strip_wrappers(unify(text)).translate(_IGNORED).upper()
+        s = strip_wrappers(unify(text))
+        label = _LABEL.match(s)
+        s = (s[label.end():] if label else s).translate(_IGNORED).upper()
         if not s or any(c not in "()" and c not in index for c in s):
             return None
         terms, end = _terms(s, 0, index)
