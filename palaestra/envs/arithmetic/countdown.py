@@ -17,7 +17,8 @@ parentheses only: no powers, functions, names or unary minus; ``×``, ``x``, ``\
 those given, respecting multiplicity, and that the exact value equals the target.
 **Any** such expression is accepted. A stated result (``(8 + 4) * 7 = 84``, or
 ``84 = (8 + 4) * 7``) is part of the answer: it must be the target too, so
-``(8 + 4) * 7 = 85`` is wrong.
+``(8 + 4) * 7 = 85`` is wrong. A naming label (``Expression:``) may come first (refused as unreadable
+before version 3).
 
 Make-target: the four numbers are a multiset drawn uniformly from all multisets of the level's range;
 it is kept only when some expression reaches the target (an exhaustive search over every way of
@@ -38,6 +39,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -58,6 +60,9 @@ EVALUATIONS = 3_888  # complete evaluations of four numbers by pairwise combinat
 _TOLERANCE = 1e-9
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 _LEAF = 3
+# A naming label before the expression ("Expression: (8 + 4) * 7"), read past only at the start: what follows must
+# still be one expression, so a remark or a second expression after it stays unreadable.
+_LABEL = re.compile(r"(?:my\s+)?(?:expression|calculation|equation|working)\s*:\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,7 @@ class Countdown(Task):
     tags = ("math", "arithmetic", "search", "combinatorial", "puzzle")
     max_answer_chars = 2_000
     option_variants = tuple({"game": game} for game in GAMES)
-    version = 2  # v2: merged with puzzles/twenty_four (v1), the make-target game; a fixed example
+    version = 3  # v2: merged with puzzles/twenty_four (v1), the make-target game; a fixed example; v3: "Expression:" read
     aliases = {"combinatorial/countdown": {"version": 2}, "puzzles/twenty_four": {"version": 1, "kwargs": {"game": "make_target"}}}
 
     @dataclass(frozen=True)
@@ -162,7 +167,7 @@ class Countdown(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("expected an arithmetic expression")
-        read = read_answer(answer, read_claim)
+        read = read_answer(answer, _read_labelled)
         if read is None:
             return Verdict.unparsed("expected an expression with numbers, + - * / and parentheses "
                                     "(optionally followed by = and the target)")
@@ -208,6 +213,7 @@ class Countdown(Task):
             gold.replace("*", "x"),
             gold.replace(" ", ""),
             f"{gold}.",
+            f"Expression: {gold} = {target}",
         ]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
@@ -224,6 +230,12 @@ class Countdown(Task):
             f"{gold} = {target} = {target + 1}",
             f"{gold}, or maybe ({gold}) + 1",
         ]
+
+
+def _read_labelled(text: str) -> tuple[Any, int | None] | None:
+    """The expression and its stated result (:func:`read_claim`), after an optional naming label."""
+    label = _LABEL.match(text)
+    return read_claim(text[label.end():] if label else text)
 
 
 def _random_expression(rng: random.Random, numbers: list[int], config: Countdown.Config) -> tuple[int, str]:

@@ -6,9 +6,9 @@ random order and keeps a removal only when an exhaustive search (backtracking ov
 ranks, with bitmasks) finds no completion that leaves the removed square empty, until the
 level's number of missing queens is reached or no further queen can go.
 The answer lists the squares of all n queens in chess notation (file letter, then rank number:
-``a1`` is the bottom-left square) separated by spaces or commas, in any order. The verifier
-accepts any non-attacking placement of n queens that includes every pre-placed queen (which, by
-construction, is the one completion).
+``a1`` is the bottom-left square) separated by spaces or commas, in any order, after an optional
+naming lead-in ("Queens:", "The queens are on"). The verifier accepts any non-attacking placement
+of n queens that includes every pre-placed queen (which, by construction, is the one completion).
 
 Version 2: completions are unique (so a memorised placement cannot score), boards are larger and
 more queens are missing at every level, and a difficulty measure was declared.
@@ -16,6 +16,9 @@ more queens are missing at every level, and a difficulty measure was declared.
 Version 3: problems from the same distribution, drawn faster (another random stream): the random solution
 comes from a cached tree of all solutions on boards up to 10x10, and the uniqueness proofs from
 a bitmask search instead of a SAT solver.
+
+Version 4: the same problems; a right list after a naming lead-in ("Queens: a2 b6 ...", "The queens are on a2 ...",
+"Squares: ...") was refused as unreadable and is now read (a remark or a second list after it still is not).
 """
 
 from __future__ import annotations
@@ -28,10 +31,13 @@ from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import markup_spellings, unparsed_feedback
+from palaestra.verifiers.normalize import markup_spellings, strip_wrappers, unparsed_feedback
 from palaestra.verifiers.sets import read_list
 
 _SQUARE = re.compile(r"^([a-z])(\d{1,2})$")
+# A naming lead-in a grader reads past ("Queens: a1 ...", "The queens are on a1 ..."): only at the start, so a
+# remark or a second list after the squares still leaves the answer unreadable.
+_LABEL = re.compile(r"(?:the\s+)?(?:\d+\s+)?(?:queens?|squares?|positions?)(?:\s+(?:are|go|stand))?(?:\s+(?:on|at)\b\s*:?|\s*:)\s*")
 _FILES = "abcdefghijklmnopqrstuvwxyz"
 _LISTED_MAX = 10  # the largest board whose solutions are all kept (724 on 10x10, listed in a few tens of ms)
 
@@ -39,7 +45,7 @@ _LISTED_MAX = 10  # the largest board whose solutions are all kept (724 on 10x10
 @register
 class NQueens(Task):
     id = "puzzles/n_queens"
-    version = 3
+    version = 4  # v4: a naming lead-in ("Queens: a1 ...", "The queens are on a1 ...") is read past
     family = "puzzles"
     seed_id = "grid/n_queens"  # moved from grid/ in round 3; same problems
     aliases = {"grid/n_queens": {"version": 3}}
@@ -96,6 +102,10 @@ class NQueens(Task):
         if len(answer) > 8 * n + 100:
             return Verdict.unparsed("answer too long for a list of squares")
         tokens = read_list(answer.lower(), _square_token, space_separated=True, max_items=4 * n)
+        body = strip_wrappers(answer.lower()) if tokens is None else ""
+        label = _LABEL.match(body)
+        if label is not None:
+            tokens = read_list(body[label.end():], _square_token, space_separated=True, max_items=4 * n)
         if tokens is None:
             return Verdict.unparsed(unparsed_feedback(answer, "a list of squares such as a1 c2"))
         queens = []
@@ -121,7 +131,8 @@ class NQueens(Task):
         return Verdict.right()
 
     def spellings(self, problem: Problem) -> list[str]:
-        return [*super().spellings(problem), *markup_spellings(problem.answer or "")]
+        gold = problem.answer or ""
+        return [*super().spellings(problem), *markup_spellings(gold), f"Queens: {gold}", f"The queens are on {gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         queens = [_square(name) for name in (problem.answer or "").split()]
