@@ -8,7 +8,7 @@
   then one more at a time, each worker off on the two days whose larger remaining need is lowest) is exact for the
   fewest workers: 98-100% at every level. From level 2 on each day has its own pay and the goal is the lowest bill:
   Baker's rule 0% (30 seeds at levels 2-4), with the dearer days off first on ties 0% (50-80% before the pays were
-  redrawn), the cheapest LP relaxation rounded up and stripped 0% (60-90%), the fewest-workers optimum 0-7%.
+  redrawn), the cheapest LP relaxation rounded up and stripped 0% (60-90%), the fewest-workers optimum 3-10%.
 - tools/date_arithmetic (v3): estimating the k-th Friday the 13th after a date as the date plus k mean gaps (146,097
   days / 688) and answering the Friday the 13th nearest the estimate was right in 42% and 35% of those questions
   (0.21 of level 2, 0.18 of level 3, 200 seeds); the answer now lies a drawn number of places (-2 to +1, uniform)

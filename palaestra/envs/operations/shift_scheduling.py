@@ -25,7 +25,7 @@ duty) and the goal is the lowest pay bill, which Baker's rule does not see. The 
 the blocks cover circularly consecutive days, so with the number of workers fixed the LP relaxation has whole vertices
 and its value is convex in that number (Bartholdi, Orlin and Ratliff, 1980), and the cheapest whole staffing is the
 fixed-count relaxation at the free relaxation's worker count rounded down or up (see :func:`cheapest_starts`). The pays
-are redrawn (a few per demand, about 1 in 4 kept) until every rule misses the cheapest bill: the head-count rules,
+are redrawn (a few per demand, about 1 in 3 kept) until every rule misses the cheapest bill: the head-count rules,
 Baker's, Baker's with the dearer days off first on ties (which alone found the cheapest bill for 50-80% of the pays at
 levels 2-4) and the cheapest relaxation rounded up and stripped of its dearest spare workers (60-90%): 0% now.
 """
@@ -99,18 +99,16 @@ class ShiftScheduling(Task):
             if not config.paid:
                 return demand, None
             blind = [rule(demand, k) for rule in PAY_BLIND_RULES.values()]  # the same staffing whatever the pays
+            fewest = optimal_starts(demand, k)[1]
             for _ in range(PAY_DRAWS):
-                pay = [rng.randrange(100, 201, 10) for _ in range(n)]
+                pay = [rng.randint(100, 200) for _ in range(n)]  # any dollar: fewer ties, rules miss more often
                 relaxed = relaxed_starts(demand, k, pay)
                 ruled = min([bill(starts, pay, k) for starts in blind] + [
                     bill(baker_starts(demand, k, pay), pay, k),
                     bill(_stripped(demand, k, pay, [math.ceil(v) for v in relaxed]), pay, k)])
-                # No bill is below the relaxation's, nor between multiples of the pays' common divisor: a rule that
-                # meets the relaxation's bill rounded up to one is cheapest (the cheap test).
-                unit = math.gcd(*pay)
-                bound = math.ceil(_relaxed_bill(relaxed, pay, k) / unit) * unit
-                if ruled > bound:
-                    cheapest, cost = cheapest_starts(demand, k, pay, relaxed)
+                # No bill is below the relaxation's: a rule that meets it rounded up is cheapest (the cheap test).
+                if ruled > math.ceil(_relaxed_bill(relaxed, pay, k)):
+                    cheapest, cost = cheapest_starts(demand, k, pay, relaxed, fewest)
                     if ruled > cost:
                         return demand, (pay, cheapest, cost)
             return demand, None
@@ -248,15 +246,16 @@ def _relaxed_bill(relaxed: Sequence[Fraction], pay: Sequence[int], k: int) -> Fr
     return Fraction(sum(wage * sum(relaxed[(j - i) % n] for i in range(k)) for j, wage in enumerate(pay)))
 
 
-def cheapest_starts(demand: Sequence[int], k: int, pay: Sequence[int],
-                    relaxed: Sequence[Fraction] | None = None) -> tuple[list[int], int]:
+def cheapest_starts(demand: Sequence[int], k: int, pay: Sequence[int], relaxed: Sequence[Fraction] | None = None,
+                    fewest: int = 0) -> tuple[list[int], int]:
     """(start counts, their bill) of the cheapest staffing. Every block covers circularly consecutive days, so with the
     number of workers fixed the LP relaxation's vertices are whole (Bartholdi, Orlin and Ratliff, 1980) and its value
     is convex in that number: the cheapest whole staffing has the relaxation's worker count rounded down or up.
-    ``relaxed``: the relaxation's start counts, when already found."""
+    ``relaxed``: the relaxation's start counts, when already found; ``fewest``: the fewest workers that cover the
+    demand, when known (a count below it is not tried: its program is infeasible, half the counts tried)."""
     fractional = sum(relaxed if relaxed is not None else relaxed_starts(demand, k, pay))
     found: list[tuple[int, list[int]]] = []
-    for workers in sorted({math.floor(fractional), math.ceil(fractional)}):
+    for workers in sorted({max(fewest, math.floor(fractional)), math.ceil(fractional)}):
         solution = _relaxation(demand, k, pay, workers)
         if solution is not None:  # None: too few workers to cover the demand
             starts = [int(v) for v in solution.duals]
@@ -352,7 +351,7 @@ def _stripped(demand: Sequence[int], k: int, pay: Sequence[int], starts: list[in
     return starts
 
 
-PAY_DRAWS = 6  # day pays tried on each drawn demand; about 1 in 4 is kept
+PAY_DRAWS = 6  # day pays tried on each drawn demand; about 1 in 3 is kept
 
 
 # The rules the paid levels (2 and up) defeat: version 3's head-count rules, Baker's (which solved 98-100% of
