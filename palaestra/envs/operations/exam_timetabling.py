@@ -5,16 +5,19 @@ timetable puts each exam in one slot and one room with enough seats, at most one
 slot, and conflicting exams in different slots. Problems are built around a hidden timetable (the reference answer), so
 one always exists; the verifier accepts **any** valid timetable. From level 2 on, problems are redrawn
 until the textbook first-fit rule (each exam into the first slot without a conflict and the smallest
-free room that fits) gets stuck in each textbook order: most conflicts first, largest enrolment
-first (which alone completed 57% of level-4 timetables when only the first order was beaten),
-enrolment times conflicts (68% then), and saturation (DSATUR). Those levels list the exams most conflicts first, so
-first fit in the order given is that failing order too (version 3 listed them in a random order, in which first fit
-completed 38%, 25% and 42% of the timetables at levels 2-4, and 38%, 7% and 30% in the reverse order; version 4:
-0% and 10%, 3%, 5%). So scheduling needs search, not a single greedy pass.
+free room that fits, or into the smallest fitting room free in any slot without a conflict) gets stuck in each
+textbook order: most conflicts first, largest enrolment first (which alone completed 57% of level-4 timetables when
+only the first order was beaten), enrolment times conflicts (68% then), and saturation (DSATUR). Those levels list the
+exams most conflicts first, so first fit in the order given is that failing order too (version 3 listed them in a
+random order, in which first fit completed 38%, 25% and 42% of the timetables at levels 2-4; version 4: 0%).
 
-Generation speed: about 320 problems/s at level 4. About 99 in 100 drawn instances are redrawn, each tried by first
-fit in the four textbook orders, because one of those orders already completes the timetable; the redraws are kept
-so that no single greedy pass earns reward.
+From level 2 on the grid is also full: there are exactly as many exams as slot-room places, so every room of every
+slot holds an exam and the timetable is a perfect packing. On version 4's grid, with a place in four or five spare,
+first fit in one random order completed 39%, 22% and 27% of the timetables at levels 2-4; on the full grid 8%, 4%
+and 2% (best room in a random order 16%, 9%, 6%). So scheduling needs search, not a single greedy pass.
+
+Generation speed: about 900 problems/s at level 4; about 4 in 5 drawn instances are redrawn (7 in 8 at level 2)
+because one of the eight first fits completes them.
 """
 
 from __future__ import annotations
@@ -46,7 +49,8 @@ class ExamTimetabling(Task):
     description = "Give every exam a slot and a big-enough room so that no two conflicting exams share a slot."
     tags = ("operations-research", "scheduling", "constraint-satisfaction")
     multiline = True
-    version = 4  # v4: from level 2 on, the exams are listed most conflicts first (first fit in the given order fails)
+    version = 5  # v5: from level 2 on, a full grid: every room of every slot holds an exam (a random first fit fails)
+    # v4: from level 2 on, the exams are listed most conflicts first (first fit in the given order fails)
 
     @dataclass(frozen=True)
     class Config:
@@ -58,9 +62,10 @@ class ExamTimetabling(Task):
     presets = (
         Config(exams=5, slots=3, rooms=2, beat_first_fit=False),
         Config(exams=7, slots=3, rooms=3, beat_first_fit=False),
-        Config(exams=9, slots=4, rooms=3, beat_first_fit=True),
-        Config(exams=11, slots=4, rooms=3, beat_first_fit=True),
-        Config(exams=13, slots=5, rooms=3, beat_first_fit=True),
+        # From level 2 on the grid is full (exams = slots x rooms; the growth keeps it so), see generate.
+        Config(exams=12, slots=4, rooms=3, beat_first_fit=True),
+        Config(exams=15, slots=5, rooms=3, beat_first_fit=True),
+        Config(exams=18, slots=6, rooms=3, beat_first_fit=True),
     )
     growth = Growth(steps={"exams": 3, "slots": 1})
 
@@ -77,10 +82,10 @@ class ExamTimetabling(Task):
 
         def acceptable(instance: tuple[list[int], list[int], list[list[int]], list[Placement]]) -> bool:
             capacity, size, conflicts, _ = instance
-            return not config.beat_first_fit or all(first_fit(capacity, size, conflicts, k, order) is None
-                                                    for order in FIRST_FIT_ORDERS)
+            return not config.beat_first_fit or all(first_fit(capacity, size, conflicts, k, order, best) is None
+                                                    for order in FIRST_FIT_ORDERS for best in (False, True))
 
-        # Level 2 keeps about 1 draw in 680 (a seed in about 2,000 needed over 5,000: v2 raised there).
+        # Level 2 keeps about 1 draw in 8 (v4, on a grid with spare places, about 1 in 680).
         capacity, size, conflicts, plan = retry(draw, acceptable, attempts=50_000,
                                                 what="a timetable first fit cannot complete in any textbook order")
         if config.beat_first_fit:
@@ -118,16 +123,17 @@ class ExamTimetabling(Task):
         return Verdict.right()
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        def greedy(order: str) -> Callable[[Problem], str]:
+        def greedy(order: str, best_room: bool) -> Callable[[Problem], str]:
             def answer(problem: Problem) -> str:
                 data = problem.data
-                plan = first_fit(data["capacity"], data["size"], data["conflicts"], data["slots"], order)
+                plan = first_fit(data["capacity"], data["size"], data["conflicts"], data["slots"], order, best_room)
                 if plan is None:
                     return "stuck"
                 return "\n".join(f"E{i + 1}: S{s + 1} R{q + 1}" for i, (s, q) in enumerate(plan))
             return answer
 
-        return {f"first fit ({order} first)": greedy(order) for order in FIRST_FIT_ORDERS}
+        return {f"{'best room' if best_room else 'first fit'} ({order} first)": greedy(order, best_room)
+                for order in FIRST_FIT_ORDERS for best_room in (False, True)}
 
     def difficulty(self, problem: Problem) -> float:
         """Exams plus half the conflicts, plus how full the slot-room grid is (exams over places) times 4."""
@@ -218,12 +224,22 @@ def _first_free(fitting: list[int], clash: int, in_slot: list[int], rooms_used: 
     return None
 
 
+def _best_free(fitting: list[int], clash: int, in_slot: list[int], rooms_used: list[int]) -> Placement | None:
+    """The first room of ``fitting`` free in some slot holding no exam of ``clash`` (the first such slot), or None."""
+    for room in fitting:
+        for slot, members in enumerate(in_slot):
+            if not members & clash and not rooms_used[slot] >> room & 1:
+                return slot, room
+    return None
+
+
 def first_fit(capacity: Sequence[int], size: Sequence[int], conflicts: Sequence[Sequence[int]],
-              slots: int, order: str = "most conflicts") -> list[Placement] | None:
+              slots: int, order: str = "most conflicts", best_room: bool = False) -> list[Placement] | None:
     """First fit: each exam in turn into the first slot with no clash and a free room that fits (the smallest such
-    room); None when some exam finds no place. The exams go by ``order``: most conflicts (then largest enrolment),
-    largest enrolment (then most conflicts), enrolment times conflicts (students weighted by clashes), or saturation (DSATUR: the exam whose conflicts already fill the most
-    distinct slots next, then most conflicts, then largest)."""
+    room), or with ``best_room`` into the smallest fitting room free in some slot with no clash (the first such
+    slot); None when some exam finds no place. The exams go by ``order``: most conflicts (then largest enrolment),
+    largest enrolment (then most conflicts), enrolment times conflicts (students weighted by clashes), or saturation
+    (DSATUR: the exam whose conflicts already fill the most distinct slots next, then most conflicts, then largest)."""
     # Bit masks (the generator runs this on every redrawn instance): clash[e] holds e's conflicting exams,
     # in_slot[s] the exams placed in slot s, rooms_used[s] the rooms taken there.
     clash = [0] * len(size)
@@ -250,7 +266,7 @@ def first_fit(capacity: Sequence[int], size: Sequence[int], conflicts: Sequence[
             exam = min((e for e in exams if e not in plan),
                        key=lambda e: (-sum(1 for members in in_slot if members & clash[e]), -degree[e], -size[e], e))
         fitting = [q for q in rooms if capacity[q] >= size[exam]]
-        spot = _first_free(fitting, clash[exam], in_slot, rooms_used)
+        spot = (_best_free if best_room else _first_free)(fitting, clash[exam], in_slot, rooms_used)
         if spot is None:
             return None
         plan[exam] = spot
