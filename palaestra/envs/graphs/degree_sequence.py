@@ -12,7 +12,8 @@ not what is paid: a proof is. Before v3 the blind "impossible: the top k" earned
 0.48/0.43 at levels 0-4 for the best fixed k and about as much for the Durfee size or the nodes above
 the mean degree; now at most 0.20/0.16/0.12/0.14/0.10 for a fixed k and 0.44/0.28/0.19/0.12/0.09 for
 the counts. With 7 or 9 nodes few sequences are overfull at one size and nearly all of them on the
-largest drop, so "the nodes above the largest drop" still earns 0.52/0.32 at levels 0-1 (0.2 after).
+largest drop, so "the nodes above the largest drop" still earns 0.52/0.32 at levels 0-1 (0.40/0.37
+before; at most 0.21 from level 2 on).
 
 Both sides carry a proof. A graphical sequence is answered by **any** simple graph (no loops, no
 repeated edges) whose degrees match. A non-graphical one is answered by ``impossible:`` and a set
