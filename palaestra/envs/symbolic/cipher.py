@@ -11,6 +11,10 @@ key the crib allows: every Caesar shift, every one of the 312 affine keys, every
 ciphertext words that gives a consistent one-to-one letter mapping; exactly one plaintext may
 result (a placement leaving a letter undetermined counts as another). The answer is the plaintext; letters are compared, case
 and spacing aside (a short trailing remark is read past).
+
+Version 2: a message whose first word is ANSWER (about 1 in 200 problems at every level) lost that word to the shared
+lead-in reader, so the right plaintext scored 0 (5 of 1,000 level 0-4 references refused before, none now); the
+answer is also read with that word hidden from the reader, and "Answer:" / "The final answer is" are labels here.
 """
 
 from __future__ import annotations
@@ -28,8 +32,9 @@ from palaestra.verifiers.normalize import strip_wrappers, unify, without_closing
 
 ALPHABET = string.ascii_uppercase
 AFFINE_MULTIPLIERS = [a for a in range(1, 26) if math.gcd(a, 26) == 1]
-_LABEL = re.compile(r"^\s*(?:the\s+)?(?:decrypted\s+|decoded\s+)?(?:plaintext|plain\s+text|message|decryption)"
-                    r"(?:\s+is)?\s*:\s*", re.IGNORECASE)
+_LABEL = re.compile(r"^\s*(?:the\s+)?(?:final\s+)?(?:decrypted\s+|decoded\s+)?"
+                    r"(?:plaintext|plain\s+text|message|decryption|answer)"
+                    r"(?:\s+is\s*:?|\s*:)\s*", re.IGNORECASE)
 _KEY_REMARK = re.compile(r"(?:\s*\(\s*(?:the\s+)?key\b[^()\n]{0,40}\)|\n\s*(?:the\s+)?key\b[^\n]{0,40})\s*\.?\s*$",
                          re.IGNORECASE)
 
@@ -46,6 +51,7 @@ class Cipher(Task):
     description = "Decrypt a Caesar, affine or Vigenère ciphertext using a crib."
     tags = ("symbolic", "cipher", "cryptography")
     max_answer_chars = 2_000
+    version = 2  # v2: a message beginning with ANSWER is read whole (its first word was taken for a lead-in)
 
     @dataclass(frozen=True)
     class Config:
@@ -117,7 +123,7 @@ class Cipher(Task):
         if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         want = _letters(problem.data["plain"])
-        candidates = _readings(answer)
+        candidates = _readings(answer, problem.data["plain"].split()[0])
         if not any(c for c in candidates):
             return Verdict.unparsed("expected the plaintext letters")
         if any(c == want for c in candidates):
@@ -154,17 +160,27 @@ def _letters(text: str) -> str:
     return "".join(ch for ch in text.upper() if ch in ALPHABET)
 
 
-def _readings(answer: str) -> list[str]:
+def _readings(answer: str, first_word: str) -> list[str]:
     """The answer's letters, also without a leading label ("Plaintext:"), a key remark ("(key 3)",
-    "Key: LEMON" on its own line) nothing else: a trailing remark is read as letters of the message."""
-    whole = strip_wrappers(unify(answer))
-    texts = [whole]
-    bare = without_closing(whole)  # "\boxed{...}." : the wrapper inside a closing full stop
-    if bare != whole:
-        texts.append(bare)
-    unlabelled = _KEY_REMARK.sub("", _LABEL.sub("", whole, count=1), count=1)
-    if unlabelled != whole:
-        texts.append(strip_wrappers(unlabelled))
+    "Key: LEMON" on its own line) nothing else: a trailing remark is read as letters of the message.
+
+    The shared wrapper reader takes a leading "ANSWER" for a lead-in, so "ANSWER GREAT ENGINE" lost its first
+    word and a right plaintext was refused: it is also read with the message's first word hidden from that
+    reader ("Answer: ANSWER ..." then loses its label to ``_LABEL``)."""
+    guard = re.compile(rf"(?<![A-Za-z]){re.escape(first_word)}(?![A-Za-z])", re.IGNORECASE)  # not model text
+
+    def unwrap(text: str) -> str:  # the word comes back in capitals: letters are compared case aside
+        return strip_wrappers(guard.sub("\x00", text.replace("\x00", ""))).replace("\x00", first_word)
+
+    texts = []
+    for whole in dict.fromkeys((strip_wrappers(unify(answer)), unwrap(unify(answer)))):
+        texts.append(whole)
+        bare = without_closing(whole)  # "\boxed{...}." : the wrapper inside a closing full stop
+        if bare != whole:
+            texts.append(bare)
+        unlabelled = _KEY_REMARK.sub("", _LABEL.sub("", whole, count=1), count=1)
+        if unlabelled != whole:
+            texts.extend((strip_wrappers(unlabelled), unwrap(unlabelled)))
     found = []
     for text in texts:
         if all(ch.isalpha() or ch in " \n'\",.!-" for ch in text):
