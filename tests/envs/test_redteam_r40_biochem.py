@@ -1,0 +1,47 @@
+"""Red team, session 40 (a second look at biology and chemistry envs whose last red-team test was old): right
+answers in a careful grader's naming sentence that were refused, with the wrong ones beside them still refused.
+
+- biology/hardy_weinberg v3: "The frequency of allele a is 34/67." was refused (the shared number reader stops at
+  the allele's one-letter name) on every allele question, 0 -> 1 of them; a hedge or the wrong number still is.
+- chemistry/limiting_reagent v3: "The limiting reagent is KI; 23.1 g" was refused on every problem, 0 -> 1 of them;
+  naming the excess reactant, or adding it as a second answer, still is.
+"""
+
+from __future__ import annotations
+
+import palaestra
+
+
+def _task(env_id: str):
+    return palaestra.make(env_id).unwrapped.task
+
+
+def _reward(problem, reply: str) -> float:
+    return palaestra.score(problem, f"<answer>{reply}</answer>").reward
+
+
+def test_hardy_weinberg_allele_naming_sentence() -> None:
+    task = _task("biology/hardy_weinberg")
+    problems = [p for p in (task.sample(level, seed) for level in (0, 1) for seed in range(12))
+                if p.data["kind"] == "allele"]
+    assert len(problems) >= 8
+    for p in problems:
+        assert _reward(p, p.answer) == 1.0
+        for subject in ("The frequency of allele a is", "The frequency of a is"):
+            assert _reward(p, f"{subject} {p.answer}.") == 1.0  # v2: 0
+        assert _reward(p, f"The frequency of allele a is {p.answer} or 1/2.") == 0.0
+        assert _reward(p, "The frequency of allele a is 1/2.") == (1.0 if p.answer == "1/2" else 0.0)
+
+
+def test_limiting_reagent_naming_sentence() -> None:
+    task = _task("chemistry/limiting_reagent")
+    for level in range(5):
+        for seed in range(4):
+            p = task.sample(level, seed)
+            formula, mass = p.answer.split("; ")
+            excess = p.data["reactants"][1 - p.data["limiting"]]
+            assert _reward(p, p.answer) == 1.0
+            assert _reward(p, f"The limiting reagent is {formula}; {mass}") == 1.0  # v2: 0
+            assert _reward(p, f"The limiting reactant is {formula}, {mass}.") == 1.0  # v2: 0
+            assert _reward(p, f"The limiting reagent is {excess}; {mass}") == 0.0
+            assert _reward(p, f"The limiting reagent is {formula}; {mass} or {excess}") == 0.0
