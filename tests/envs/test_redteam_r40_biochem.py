@@ -1,5 +1,11 @@
-"""Red team, session 40 (a second look at biology and chemistry envs whose last red-team test was old): right
-answers in a careful grader's naming sentence that were refused, with the wrong ones beside them still refused.
+"""Red team, session 40 (a second look at biology and chemistry envs whose last red-team test was old): cheap
+assignments that were optimal on small trees, and right answers in a careful grader's naming sentence that were
+refused, with the wrong ones beside them still refused.
+
+- biology/fitch_parsimony v3: v2 redrew only the leaves' per-site majority; copying each internal node's first leaf,
+  last leaf or a leaf child, or the least or greatest letter of its bottom-up Fitch set (the top-down pass skipped),
+  was optimal on 0.36, 0.40, 0.19, 0.43 and 0.24 of level 0 and 0.13-0.15 of level 1 (200 seeds). Now each is
+  redrawn in four problems of five like the majority: at most 0.06 (level 0) and 0.04 (level 1).
 
 - biology/hardy_weinberg v3: "The frequency of allele a is 34/67." was refused (the shared number reader stops at
   the allele's one-letter name) on every allele question, 0 -> 1 of them; a hedge or the wrong number still is.
@@ -18,6 +24,36 @@ def _task(env_id: str):
 
 def _reward(problem, reply: str) -> float:
     return palaestra.score(problem, f"<answer>{reply}</answer>").reward
+
+
+def _leaf_copies(problem, last: bool) -> str:
+    """Each internal node given the sequence of its subtree's first (or last) leaf."""
+    from palaestra.envs.biology.fitch_parsimony import parse_newick
+
+    copies: dict[str, str] = {}
+
+    def walk(node) -> str:
+        if isinstance(node, str):
+            return problem.data["sequences"][node]
+        ends = [walk(node[0]), walk(node[1])]
+        copies[node[2]] = ends[last]
+        return ends[last]
+
+    walk(parse_newick(problem.data["tree"]))
+    return "\n".join(f"{name}: {sequence}" for name, sequence in copies.items())
+
+
+def test_fitch_parsimony_shortcut_assignments_rarely_optimal() -> None:
+    task = _task("biology/fitch_parsimony")
+    policies = {**task.heuristics(), "first leaf (here)": lambda p: _leaf_copies(p, False),
+                "last leaf (here)": lambda p: _leaf_copies(p, True)}
+    assert len(policies) == 8
+    for level in (0, 1):
+        problems = [task.sample(level, seed) for seed in range(30)]
+        for name, policy in policies.items():
+            share = sum(_reward(p, policy(p)) for p in problems) / len(problems)
+            assert share <= 0.15, (level, name, share)  # v2 at level 0: first leaf 0.36, last 0.40, bottom-up 0.43
+        assert all(_reward(p, p.answer) == 1.0 for p in problems)
 
 
 def test_hardy_weinberg_allele_naming_sentence() -> None:
