@@ -11,6 +11,9 @@ refused, with the wrong ones beside them still refused.
   the allele's one-letter name) on every allele question, 0 -> 1 of them; a hedge or the wrong number still is.
 - chemistry/limiting_reagent v3: "The limiting reagent is KI; 23.1 g" was refused on every problem, 0 -> 1 of them;
   naming the excess reactant, or adding it as a second answer, still is.
+- chemistry/titration_curve v3: level 0 asks one point, and its pH alone ("pH = 8.79", "The pH is 8.79.", "8.79") was
+  refused on every level 0 problem, 0 -> 1; a second value or a wrong one still is.
+- chemistry/balance_equation v4: "Coefficients: 2, 1, 2, 1" was refused on every problem, 0 -> 1.
 """
 
 from __future__ import annotations
@@ -81,3 +84,25 @@ def test_limiting_reagent_naming_sentence() -> None:
             assert _reward(p, f"The limiting reactant is {formula}, {mass}.") == 1.0  # v2: 0
             assert _reward(p, f"The limiting reagent is {excess}; {mass}") == 0.0
             assert _reward(p, f"The limiting reagent is {formula}; {mass} or {excess}") == 0.0
+
+
+def test_titration_curve_one_point_read_as_its_ph() -> None:
+    task = _task("chemistry/titration_curve")
+    for seed in range(10):
+        p = task.sample(0, seed)
+        assert len(p.data["points"]) == 1 and _reward(p, p.answer) == 1.0
+        ph = p.answer.split("= ")[1]
+        for right in (ph, f"pH = {ph}", f"The pH is {ph}."):
+            assert _reward(p, right) == 1.0, right  # v2: 0
+        for wrong in (f"{ph} or 7", f"pH = {ph}. Actually 7", f"{float(ph) + 0.05:.3f}"):
+            assert _reward(p, wrong) == 0.0, wrong
+    two = task.sample(1, 0)
+    assert len(two.data["points"]) == 2 and _reward(two, two.answer.split("= ")[1].split(",")[0]) == 0.0
+
+
+def test_balance_equation_coefficients_label() -> None:
+    task = _task("chemistry/balance_equation")
+    for level in range(5):
+        p = task.sample(level, 1)
+        assert _reward(p, f"Coefficients: {p.answer}") == 1.0  # v3: 0
+        assert _reward(p, f"Coefficients: {p.answer} or {', '.join('1' for _ in p.answer.split(','))}") == 0.0
