@@ -7,8 +7,11 @@ a sequence; its cost is the number of substitutions summed over edges (sites who
 edge). Many assignments can be optimal, so the verifier does not compare with one: it reads a sequence of the
 right length for every internal node and checks the cost equals the minimum, which Fitch's bottom-up pass
 computes exactly at generation (no assignment can cost less, so "at most the minimum" is "optimal").
-Giving every internal node the leaves' commonest base at each site was optimal on 64% of level 0 trees, so
-four problems in five are redrawn until it is not.
+Four problems in five are redrawn until no shortcut assignment is optimal (declared as heuristics): every internal
+node given the leaves' commonest base per site (v1: optimal on 64% of level 0), each node a copy of its subtree's
+first or last leaf or of a leaf child, or the least or greatest letter of its bottom-up Fitch set with the top-down
+pass skipped. v2 redrew for the majority alone, and the others were optimal on 0.36, 0.40, 0.19, 0.43 and 0.24 of
+level 0 (0.13-0.15 of level 1); v3: each at most 0.06 (200 seeds a level).
 
 Difficulty: the set operations of Fitch's pass on the drawn tree (internal nodes × sites) plus the changes.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -25,7 +29,7 @@ from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_answer
 
 Tree = str | tuple  # a leaf name, or (left, right) / once labelled (left, right, internal name)
-MAJORITY_FAILS_SHARE = 0.8  # problems redrawn while the leaves' per-site majority at every node is optimal
+SHORTCUTS_FAIL_SHARE = 0.8  # problems redrawn while a shortcut assignment (shortcut_assignments) is optimal
 EXAMPLE = "n1: ACGT\nn2: TTGA"  # a fixed placeholder of the right shape: never derived from the answer
 
 
@@ -121,6 +125,34 @@ def most_parsimonious(tree: Tree, sequences: dict[str, str], pick=min) -> tuple[
     return total, {name: "".join(states) for name, states in columns.items()}
 
 
+def shortcut_assignments(tree: Tree, sequences: dict[str, str], internal: list[str]) -> list[dict[str, str]]:
+    """Assignments a policy makes without solving: every node given the leaves' commonest base per site; each node a
+    copy of its subtree's first leaf, of its last leaf, or of a leaf child where it has one; each node the least or
+    the greatest letter of its bottom-up Fitch set (the top-down pass skipped)."""
+    majority = "".join(Counter(column).most_common(1)[0][0] for column in zip(*sequences.values()))
+    first: dict[str, str] = {}
+    last: dict[str, str] = {}
+    child: dict[str, str] = {}
+
+    def copy_leaves(node: Tree) -> tuple[str, str]:
+        if isinstance(node, str):
+            return sequences[node], sequences[node]
+        (head, _), (_, tail) = copy_leaves(node[0]), copy_leaves(node[1])
+        first[node[2]], last[node[2]] = head, tail
+        leaf_children = [sequences[c] for c in node[:2] if isinstance(c, str)]
+        child[node[2]] = leaf_children[-1] if leaf_children else head
+        return head, tail
+
+    copy_leaves(tree)
+    columns = []
+    for site in range(len(majority)):
+        sets: dict[str, set[str]] = {}
+        fitch_sets(tree, {leaf: seq[site] for leaf, seq in sequences.items()}, sets)
+        columns.append({name: sets[name] for name in internal})
+    bottom_up = [{name: "".join(pick(column[name]) for column in columns) for name in internal} for pick in (min, max)]
+    return [dict.fromkeys(internal, majority), first, last, child, *bottom_up]
+
+
 def assignment_cost(tree: Tree, sequences: dict[str, str], assignment: dict[str, str]) -> int:
     both = {**sequences, **assignment}
     return sum(sum(x != y for x, y in zip(both[parent], both[child])) for parent, child in edges(tree))
@@ -153,7 +185,7 @@ class FitchParsimony(Task):
     family = "biology"
     description = "Assign internal-node sequences on a rooted binary tree with the fewest substitutions (Fitch)."
     tags = ("biology", "phylogenetics", "algorithmic")
-    version = 2
+    version = 3  # v3: the leaf copies and the bottom-up-only Fitch picks redrawn as well as the majority
 
     @dataclass(frozen=True)
     class Config:
@@ -167,21 +199,19 @@ class FitchParsimony(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         leaves = [f"t{i}" for i in range(1, config.leaves + 1)]
         internal = [f"n{i}" for i in range(1, config.leaves)]
-        majority_fails = rng.random() < MAJORITY_FAILS_SHARE
+        shortcuts_fail = rng.random() < SHORTCUTS_FAIL_SHARE
 
         def draw() -> tuple[Tree, dict[str, str], int, dict[str, str]] | None:
             tree = labelled(random_tree(rng, leaves), list(internal))  # labelled() uses up the list it is given
             sequences: dict[str, str] = {}
             evolve(rng, tree, "".join(rng.choice("ACGT") for _ in range(config.sites)), config.rate, sequences)
             changes, assignment = most_parsimonious(tree, sequences)
-            if majority_fails:  # every internal node given the leaves' commonest base per site is not optimal
-                majority = "".join(Counter(column).most_common(1)[0][0]
-                                   for column in zip(*(sequences[name] for name in leaves)))
-                if assignment_cost(tree, sequences, dict.fromkeys(internal, majority)) == changes:
-                    return None
+            if shortcuts_fail and any(assignment_cost(tree, sequences, shortcut) == changes
+                                      for shortcut in shortcut_assignments(tree, sequences, internal)):
+                return None
             return tree, sequences, changes, assignment
 
-        tree, sequences, changes, assignment = retry(draw, what="leaves the per-site majority does not solve")
+        tree, sequences, changes, assignment = retry(draw, what="leaves no shortcut assignment solves")
         table = "\n".join(f"{name}: {sequences[name]}" for name in leaves)
         prompt = (
             f"A rooted binary tree in Newick notation; leaves t1 to t{config.leaves}, internal nodes n1 to "
@@ -211,6 +241,19 @@ class FitchParsimony(Task):
         if cost > problem.data["changes"]:
             return Verdict.wrong(f"that assignment costs {cost} substitutions; a cheaper one exists")
         return Verdict.right()
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def shortcut(index: int) -> Callable[[Problem], str]:
+            def policy(problem: Problem) -> str:
+                sequences = problem.data["sequences"]
+                internal = [f"n{i}" for i in range(1, len(sequences))]
+                chosen = shortcut_assignments(self._tree(problem), sequences, internal)[index]
+                return "\n".join(f"{name}: {chosen[name]}" for name in internal)
+            return policy
+
+        names = ("the leaves' commonest base per site", "each node its first leaf", "each node its last leaf",
+                 "each node a leaf child", "bottom-up sets, least letter", "bottom-up sets, greatest letter")
+        return {name: shortcut(index) for index, name in enumerate(names)}
 
     def difficulty(self, problem: Problem) -> float:
         """Fitch's set operations (internal nodes × sites) plus the changes counted."""

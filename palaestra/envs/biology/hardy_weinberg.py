@@ -11,7 +11,8 @@ One gene with alleles A (dominant) and a. Four kinds of question, harder ones at
   carriers, 2pq / (p² + 2pq).
 
 Every answer is one exact rational, unique, compared exactly (a fraction or an exact decimal; a rounded
-decimal is wrong, and the prompt says so).
+decimal is wrong, and the prompt says so), also after the asked quantity's name (``q = 7/20``) or in a naming
+sentence (v3: ``The frequency of allele a is 7/20.``, refused on every allele question in v2).
 
 Difficulty: a weight per kind of question (the steps it takes), plus the digits of the given numbers.
 """
@@ -39,7 +40,7 @@ class HardyWeinberg(Task):
     family = "biology"
     description = "Hardy–Weinberg allele and genotype frequencies from counts or from q², as exact fractions."
     tags = ("biology", "genetics", "arithmetic")
-    version = 2
+    version = 3  # v3: naming sentences read ("The frequency of allele a is 34/67."); v2 refused them
 
     @dataclass(frozen=True)
     class Config:
@@ -120,13 +121,22 @@ class HardyWeinberg(Task):
 ASKED_NAMES = {"allele": ("q", "f(a)", "p(a)"), "carriers": ("2pq", "f(Aa)"),
                "expected": ("2pqN", "2pq·N", "2pq*N", "2pq N", "N(Aa)", "E(Aa)", "E[Aa]"),
                "dominant_carriers": ("2pq/(p^2 + 2pq)", "2pq/(p^2+2pq)", "2q/(1 + q)", "2q/(1+q)")}
+# the subjects of a naming sentence about allele a ("The frequency of allele a is 34/67."), lower case: the shared
+# number reader takes other sentences ("The fraction is 24/49") but stops at the allele's one-letter name
+ALLELE_SUBJECTS = ("the frequency of allele a is", "the frequency of the a allele is", "the frequency of a is",
+                   "the allele frequency of a is")
 
 
 def _without_asked_name(problem: Problem, answer: str) -> str:
     """The answer with one leading ``NAME =`` naming the asked quantity taken out (``2pq = 24/49``,
-    ``\\boxed{2pq = 24/49}``), as a careful grader reads it."""
+    ``\\boxed{2pq = 24/49}``), or the subject of a naming sentence (``The frequency of allele a is 34/67.``), as a
+    careful grader reads it."""
     if not isinstance(answer, str) or len(answer) > 1_000:
         return answer
+    stripped = answer.strip()
+    for subject in ALLELE_SUBJECTS if problem.data["kind"] == "allele" else ():
+        if stripped.lower().startswith(subject + " "):
+            return stripped[len(subject) + 1:]
     for name in ASKED_NAMES[problem.data["kind"]]:
         for spelling in (f"{name} = ", f"{name}= ", f"{name} =", f"{name}="):
             if answer.count(spelling) == 1:

@@ -7,8 +7,8 @@ metals dissolving in oxidising acids (nitric acid to NO or NO2, hot concentrated
 reaction is kept only when its balancing is unique up to a multiple (the element matrix has a one-dimensional
 null space with all entries positive, found exactly with fractions) and not all ones.
 
-The answer is the coefficient list in the written order, or the whole balanced equation (species on each side
-in any order). The verifier checks that the coefficients are positive integers that conserve every element
+The answer is the coefficient list in the written order (also under a ``Coefficients:`` label, refused before
+v4), or the whole balanced equation (species on each side in any order). The verifier checks that the coefficients are positive integers that conserve every element
 and that their gcd is 1; since the balancing is unique up to a multiple, that is the minimal one. A multiple
 of it is wrong and told so.
 
@@ -48,7 +48,8 @@ class BalanceEquation(Task):
     family = "chemistry"
     description = "Balance a chemical equation with the smallest whole-number coefficients (any order judged)."
     tags = ("chemistry", "science", "math")
-    version = 3  # v3: reactions balanced by ones and twos alone kept at odds SMALL_KEEP (their few orders answered
+    version = 4  # v4: "Coefficients: 2, 1, 2, 1" read (v3 refused the label)
+    # v3: reactions balanced by ones and twos alone kept at odds SMALL_KEEP (their few orders answered
     # up to 12% of level 0 each: "2, 1, 1, 2"), level 0's fuels up to 6 carbons (was 4). v2: level 2 weighs salt reactions 14 (was 6): it repeated 5.1% of its problems in 1,000 seeds
     max_answer_chars = 600
 
@@ -79,6 +80,9 @@ class BalanceEquation(Task):
         if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return None
         count = len(problem.data["reactants"]) + len(problem.data["products"])
+        stripped = answer.strip()
+        if stripped.lower().startswith("coefficients:"):  # the list under its label, as "Answer:" is read
+            answer = stripped[len("coefficients:"):]
         listed = read_list(answer, read_integer, space_separated=True)
         if listed is not None:
             return listed if len(listed) == count else None

@@ -6,7 +6,8 @@ the grams of one product formed when it is used up: ``<formula>; <mass> g`` (eit
 is drawn first (each reactant limits half the time) and the masses are set so the two reactants' extents
 (moles over coefficient) differ by a factor of 1.25 to 3, so the verdict is never a near tie. The mass is
 right within the relative tolerance the prompt states (0.5%), applied exactly; naming the excess reactant, or
-the mass the excess reactant would give, is wrong.
+the mass the excess reactant would give, is wrong. The reactant may be named in a sentence (v3: ``The limiting
+reagent is KI; 23.1 g``, refused on every problem in v2).
 
 Difficulty: the atoms of the equation's species, the binary digits of the coefficients, and the significant
 digits of the two given masses.
@@ -56,7 +57,8 @@ LIMITING_WORDS = ("is the limiting reagent", "is the limiting reactant", "is lim
 def _read_reagent(text: str) -> dict[str, int] | None:
     s = strip_wrappers(text).strip()
     lowered = s.lower()
-    for prefix in ("limiting reagent:", "limiting reactant:", "limiting:"):
+    for prefix in ("the limiting reagent is ", "the limiting reactant is ", "limiting reagent:", "limiting reactant:",
+                   "limiting:"):
         if lowered.startswith(prefix):
             s = s[len(prefix):].strip()
     for words in LIMITING_WORDS:
@@ -71,7 +73,7 @@ class LimitingReagent(Task):
     family = "chemistry"
     description = "Which reactant limits a reaction and the grams of product formed (0.5% tolerance)."
     tags = ("chemistry", "science", "math")
-    version = 2
+    version = 3  # v3: "The limiting reagent is X; m g" read (v2 refused the naming sentence)
 
     Config = ReactionConfig
 

@@ -15,7 +15,8 @@ using the right calculation, which the prompt fixes so the reference is unique:
 
 Every volume is an exact decimal (the concentrations are chosen so that the equivalence volume is one) and
 the pH is computed to 40 digits with :mod:`decimal`; each answer is accepted within 0.01 pH units, as the
-prompt states. The feedback names the first point that is off.
+prompt states. Where one point is asked (level 0), its pH alone is read as its answer (``pH = 8.79``, ``The pH is
+8.79.``; v3: refused on every level 0 problem in v2). The feedback names the first point that is off.
 
 Difficulty: per point, the weight of its calculation (quadratic and equivalence heaviest), one more for a
 base titration.
@@ -93,7 +94,8 @@ class TitrationCurve(Task):
     family = "chemistry"
     description = "pH at stated volumes of a weak acid/strong base (weak base/strong acid) titration (±0.01)."
     tags = ("chemistry", "science", "math")
-    version = 2  # v2: 85% of problems with an initial point use an analyte the x << C shortcut misses (80% passed)
+    version = 3  # v3: a one-point answer read as the bare pH ("pH = 8.79"); v2 refused it on every level 0 problem
+    # v2: 85% of problems with an initial point use an analyte the x << C shortcut misses (80% passed)
 
     @dataclass(frozen=True)
     class Config:
@@ -179,6 +181,12 @@ class TitrationCurve(Task):
                 text = text.replace(f"{point['name']} ≈", f"{point['name']} =").replace(f"{point['name']}≈",
                                                                                       f"{point['name']}=")
             given = read_assignment(text, [p["name"] for p in points], read_approx) if text != answer else None
+        if given is None and len(points) == 1 and isinstance(answer, str) and len(answer) <= 2_000:
+            # one point asked: its pH alone names it ("8.79", "pH = 8.79", "The pH is 8.79.")
+            alone = answer.strip()
+            alone = alone[len("the ph is "):] if alone.lower().startswith("the ph is ") else alone
+            value = read_approx(alone)
+            given = None if value is None else {points[0]["name"]: value}
         if given is None:
             return Verdict.unparsed("expected a pH per point, such as P1 = 14.5")
         for point in points:
