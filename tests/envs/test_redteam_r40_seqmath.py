@@ -8,6 +8,9 @@ Fixed:
 - ``sequences/rational_trees`` v3: positions from 9 up and off the tree's edges (2^k and 2^k - 1); looking the
   answer up in the list the prompt prints (positions 1-8) or carrying on its edges (1/1, 1/2, 1/3, 1/4 at 1, 2,
   4, 8) answered 0.095 of level 0 (200 seeds; lookup alone 0.035) -> 0.
+- ``sequences/hidden_rule`` v4: levels 0-1 draw one additive step and one of another kind and ask for terms
+  covering both; reading every step as an addition answered 0.52 and 0.30 of levels 0 and 1, every step as a
+  multiplication 0.33 and 0.22 (60 seeds) -> 0 and 0.
 """
 
 from __future__ import annotations
@@ -85,6 +88,32 @@ def test_rational_trees_printed_list_earns_nothing():
 
 def test_rational_trees_reference_still_solves():
     src = make_source("sequences/rational_trees")
+    for level in range(5):
+        for seed in range(10):
+            p = src.sample(level, seed)
+            assert src.verify(p, p.answer).reward == 1
+
+
+def _one_kind(problem, multiply: bool) -> str:
+    """The cheap policy: every step repeats what its position did the cycle before, as an addition or a factor."""
+    terms, k = list(problem.data["terms"]), problem.data["cycle"]
+    for _ in problem.data["next"]:
+        before, last = terms[-2 * k], terms[-k]
+        terms.append(terms[-k] * last // before if multiply else terms[-k] + last - before)
+    return ", ".join(map(str, terms[-len(problem.data["next"]):]))
+
+
+def test_hidden_rule_one_kind_for_every_step_earns_nothing():
+    src = make_source("sequences/hidden_rule")
+    for level in range(2):
+        problems = [src.sample(level, seed) for seed in SEEDS]
+        for multiply in (False, True):
+            earned = sum(src.verify(p, _one_kind(p, multiply)).reward >= 1 for p in problems) / len(problems)
+            assert earned <= 0.05, (level, multiply, earned)  # version 3: 0.52 (additions) at level 0
+
+
+def test_hidden_rule_reference_still_solves():
+    src = make_source("sequences/hidden_rule")
     for level in range(5):
         for seed in range(10):
             p = src.sample(level, seed)
