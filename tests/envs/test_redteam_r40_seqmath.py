@@ -11,6 +11,9 @@ Fixed:
 - ``sequences/hidden_rule`` v4: levels 0-1 draw one additive step and one of another kind and ask for terms
   covering both; reading every step as an addition answered 0.52 and 0.30 of levels 0 and 1, every step as a
   multiplication 0.33 and 0.22 (60 seeds) -> 0 and 0.
+- ``sequences/permutation_rank`` v3: no question at an end of a list (arrangements at positions 3 to N - 1,
+  subsets from 2): the first (printed), the second (the last two letters swapped) and the last (the letters
+  reversed) answered 0.11 of level 0 (300 seeds; 0.02 of level 1) -> 0.
 """
 
 from __future__ import annotations
@@ -114,6 +117,34 @@ def test_hidden_rule_one_kind_for_every_step_earns_nothing():
 
 def test_hidden_rule_reference_still_solves():
     src = make_source("sequences/hidden_rule")
+    for level in range(5):
+        for seed in range(10):
+            p = src.sample(level, seed)
+            assert src.verify(p, p.answer).reward == 1
+
+
+def _list_ends(problem) -> str:
+    """The cheap policy: the first subset (printed), the second arrangement or the last (the letters reversed)."""
+    data = problem.data
+    if data["kind"] == "kth_subset":
+        return ", ".join(map(str, range(1, data["size"] + 1)))
+    letters = data["letters"]
+    reverse, second = letters[::-1], letters[:-2] + letters[-1] + letters[-2]
+    if data["kind"] == "kth_arrangement":
+        return reverse if data["k"] == data["total"] else second
+    return str(data["total"]) if data["answer"] == reverse else "2"
+
+
+def test_permutation_rank_list_ends_earn_nothing():
+    src = make_source("sequences/permutation_rank")
+    for level in range(2):
+        problems = [src.sample(level, seed) for seed in range(150)]
+        earned = sum(src.verify(p, _list_ends(p)).reward >= 1 for p in problems) / len(problems)
+        assert earned == 0, (level, earned)  # version 2: 0.11 at level 0
+
+
+def test_permutation_rank_reference_still_solves():
+    src = make_source("sequences/permutation_rank")
     for level in range(5):
         for seed in range(10):
             p = src.sample(level, seed)
