@@ -14,11 +14,14 @@ Fixed:
 - ``sequences/permutation_rank`` v3: no question at an end of a list (arrangements at positions 3 to N - 1,
   subsets from 2): the first (printed), the second (the last two letters swapped) and the last (the letters
   reversed) answered 0.11 of level 0 (300 seeds; 0.02 of level 1) -> 0.
+- ``algebra/recurrences`` v3: level 2 draws no periodic rule (p, q = -1, -1 or 1, -1) and no asked term equal to
+  0, a_0 or a_1; a_0 or a_1 by the index's parity answered 0.07 of level 2 (400 seeds), a_0 0.055 -> 0.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 
 from palaestra.core.registry import make_source
@@ -145,6 +148,30 @@ def test_permutation_rank_list_ends_earn_nothing():
 
 def test_permutation_rank_reference_still_solves():
     src = make_source("sequences/permutation_rank")
+    for level in range(5):
+        for seed in range(10):
+            p = src.sample(level, seed)
+            assert src.verify(p, p.answer).reward == 1
+
+
+def _printed_initial_value(problem, pick: str) -> str:
+    """The cheap policy: a_0, a_1, or the one of them that shares the asked index's parity (a short period)."""
+    found = re.search(r"a_0 = (-?\d+), a_1 = (-?\d+).*What is a_(\d+)", problem.prompt)
+    assert found is not None
+    return found.group({"a0": 1, "a1": 2, "parity": 1 + int(found.group(3)) % 2}[pick])
+
+
+def test_recurrences_printed_initial_values_earn_nothing():
+    src = make_source("algebra/recurrences")
+    problems = [src.sample(2, seed) for seed in range(150)]
+    for pick in ("a0", "a1", "parity"):
+        earned = sum(src.verify(p, _printed_initial_value(p, pick)).reward >= 1 for p in problems) / len(problems)
+        assert earned == 0, (pick, earned)  # version 2: 0.07 by parity
+    assert all(src.verify(p, "0").reward == 0 for p in problems)
+
+
+def test_recurrences_reference_still_solves():
+    src = make_source("algebra/recurrences")
     for level in range(5):
         for seed in range(10):
             p = src.sample(level, seed)
