@@ -124,10 +124,10 @@ def test_time_zones_reads_a_twelve_hour_time() -> None:
 
 
 def test_rational_trees_reads_a_mixed_number() -> None:
-    """``1 1/4`` for 5/4 was refused while ``1.25`` scored; a wrong value or a hedge still scores 0."""
+    """``2 1/4`` for 9/4 was refused while ``2.25`` scored; a wrong value or a hedge still scores 0."""
     task = _task("sequences/rational_trees")
-    problem = task.sample(0, 0)
-    assert problem.answer == "5/4"
-    assert _reward(task, problem, "1 1/4") == 1.0
-    assert _reward(task, problem, "11/4") == 0.0
-    assert _reward(task, problem, "1 1/4 or 5/4") == 0.0
+    problem = task.sample(0, 13)  # (seed 0 gave 5/4 before rational_trees v3 drew positions from 9)
+    assert problem.answer == "9/4"
+    assert _reward(task, problem, "2 1/4") == 1.0
+    assert _reward(task, problem, "21/4") == 0.0
+    assert _reward(task, problem, "2 1/4 or 9/4") == 0.0

@@ -3,7 +3,7 @@
 Level 0 gives the first terms of a sequence that adds or multiplies by a constant and
 asks for the next term; level 1 gives the first terms of a sequence whose n-th term is a
 polynomial of degree 2 or 3 in n (as the prompt says) and asks for a later term; level 2
-asks for a_10 of a second-order linear recurrence a_n = p a_(n-1) + q a_(n-2); level 3 for
+asks for a_6 to a_10 of a second-order linear recurrence a_n = p a_(n-1) + q a_(n-2); level 3 for
 a closed form of a_n = r a_(n-1) + c; level 4 for a closed form of a second-order
 recurrence (distinct integer roots, or a repeated root, of the characteristic equation).
 Each rule class named in the prompt determines the answer uniquely from the terms given.
@@ -12,6 +12,11 @@ Values are exact numbers. A closed form is any formula in n (``3*2^n - 1``,
 ``(5*4^n - (-1)^n)/2``, ``(n + 2)3^n``): it is evaluated for n = 0, 1, ..., 40 and must give
 every term of the sequence there. A closing note that n runs from 0 (``for n ≥ 0``, ``(n \\geq 0)``,
 ``where n is a non-negative integer``) may follow it; any other text leaves it unread.
+
+Version 3: level 2 draws no periodic rule (a_n = -a_(n-1) - a_(n-2) repeats every 3 terms, a_n = a_(n-1) - a_(n-2)
+every 6) and no sequence whose asked term is 0, a_0 or a_1 (all zeros from a_0 = a_1 = 0, a constant rule):
+answering a_0 or a_1 by the index's parity paid 0.07 of level 2 in version 2, a_0 0.055, a_1 0.05 (400 seeds);
+now 0.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction, other_spellings
 
 CHECKED_TERMS = 41  # a closed form must match a_0 .. a_40
+PERIODIC = ((-1, -1), (1, -1))  # (p, q) whose characteristic roots are roots of unity: the sequence repeats
 # A closing note on the domain of n, as a closed form is often written: "for n ≥ 0", ", n >= 0", "(n \geq 0)",
 # "for all integers n ≥ 0", "where n is a non-negative integer", "for n = 0, 1, 2, ...". Only a note that covers
 # every n from 0 is cut (the closed form must give a_0 too), so any other text after the formula still leaves it
@@ -67,7 +73,7 @@ def _power(base: int, name: str = "n") -> str:
 @register
 class Recurrences(Task):
     id = "algebra/recurrences"
-    version = 2
+    version = 3  # v3: level 2 has no periodic rule and no asked term equal to 0, a_0 or a_1 (paid up to 0.07)
     family = "algebra"
     description = "Next terms, polynomial rules, linear recurrences and closed forms of sequences."
     tags = ("math", "algebra", "sequences")
@@ -176,10 +182,16 @@ def _polynomial(rng: random.Random) -> tuple[str, Fraction, int]:
 
 
 def _value(rng: random.Random) -> tuple[str, Fraction, int]:
-    p, q = rng.choice([v for v in range(-3, 4) if v]), rng.choice([v for v in range(-3, 4) if v])
-    a0, a1 = rng.randint(-5, 5), rng.randint(-5, 5)
+    # a_n = -a_(n-1) - a_(n-2) and a_n = a_(n-1) - a_(n-2) repeat with period 3 and 6, so a far term is a near one
+    p, q = rng.choice([(p, q) for p in range(-3, 4) for q in range(-3, 4) if p and q and (p, q) not in PERIODIC])
     target = rng.randint(6, 10)
-    terms = _terms([Fraction(a0), Fraction(a1)], p, q, 0, target + 1)
+
+    def draw() -> tuple[int, int, list[Fraction]]:
+        a0, a1 = rng.randint(-5, 5), rng.randint(-5, 5)
+        return a0, a1, _terms([Fraction(a0), Fraction(a1)], p, q, 0, target + 1)
+
+    # the asked term is none of the printed values (0 throughout when a_0 = a_1 = 0; a_0 again for a constant rule)
+    a0, a1, terms = retry(draw, lambda d: d[2][target] not in (0, d[0], d[1]), what="a term that is not printed")
     rule = "a_n = " + linear_combination([(p, "a_(n-1)"), (q, "a_(n-2)")])
     return (f"A sequence has a_0 = {a0}, a_1 = {a1} and {rule} for n >= 2. What is a_{target}?"), terms[target], 5
 

@@ -30,6 +30,13 @@ before) misses the asked terms: version 2 paid that rule 0.62 at level 2, 0.16 a
 seeds each); version 3 pays it 0 there, and 0.43 and 0.23 at levels 0 and 1, where the family determines
 sequences of additions too. The first term is drawn from 2 to 199 (was 2 to 30, 60 from a cycle of 4), so that the
 few parameter-free steps (double, reverse, add the digit sum) still give 95% distinct problems at levels 0 and 1.
+
+Version 4: levels 0 and 1 draw their cycle of two steps as one addition or subtraction and one step of another kind
+(a multiplication, or from level 1 a digit step), in either order, and ask for the next two terms (three at level
+1), so the asked steps cover both kinds and the rule that reads every step as an addition must miss (it is
+checked, as above). Assuming one kind for every step is no longer enough: version 3 paid reading every step as an
+addition 0.52 and 0.30 at levels 0 and 1, and every step as a multiplication (the ratio the position made the
+cycle before) 0.33 and 0.22 (60 seeds each); version 4 pays both 0 there.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ from palaestra.verifiers.sets import read_list
 
 EXAMPLES = {1: "14", 2: "14, 29", 3: "14, 29, 33"}  # fixed placeholders of the right shape: not the answer
 MAX_TERM = 10**7
+ADDITIVE = ("add", "subtract")
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 Operation = tuple[str, int, int]  # (kind, c, d)
@@ -135,7 +143,7 @@ class HiddenRule(Task):
     family = "sequences"
     description = "Continue a sequence made by a hidden repeating cycle of operations from a stated family."
     tags = ("math", "sequences", "induction")
-    version = 3
+    version = 4  # v4: levels 0-1 mix an additive step with another kind and ask both (one kind for all paid 0.52)
 
     @dataclass(frozen=True)
     class Config:
@@ -146,8 +154,9 @@ class HiddenRule(Task):
         affine: bool  # whether "multiply by c, then add d" steps are in the family
         asked: int  # next terms asked
         beat_differences: bool = False  # whether the rule "repeat each position's last difference" must miss
+        mixed: bool = False  # a cycle of two steps: one addition or subtraction, one step of another kind
 
-    presets = (Config(2, 20, 3, False, False, 1), Config(2, 20, 3, True, False, 2),
+    presets = (Config(2, 20, 3, False, False, 2, True, True), Config(2, 20, 3, True, False, 3, True, True),
                Config(3, 20, 4, True, False, 2, True), Config(3, 30, 4, True, True, 3, True),
                Config(4, 30, 5, True, True, 3, True))
     # capped where generation stops scaling (kit check far_levels): past a cycle of 20 too few draws keep the
@@ -166,6 +175,10 @@ class HiddenRule(Task):
             # (one kind per step: version 2 drew a new kind for every operation it filtered, so a step's list
             # could come out empty, an IndexError at level 2 seed 2543)
             rule = [rng.choice(by_kind[rng.choice(kinds)]) for _ in range(k)]
+            if config.mixed:  # one additive step and one of another kind, in either order: both kinds are asked
+                other = [kind for kind in kinds if kind not in ADDITIVE]
+                rule = [rng.choice(by_kind[rng.choice(ADDITIVE)]), rng.choice(by_kind[rng.choice(other)])]
+                rng.shuffle(rule)
             terms = [rng.randint(2, 199)]
             for i in range(shown + config.asked - 1):
                 terms.append(apply(rule[i % k], terms[-1]))
