@@ -1,0 +1,64 @@
+"""Red team, round 3, session 40 (code3): coding envs whose last red-team look was old.
+
+- code/graph_programs (v5): in a bipartite problem (a yes/no answer, 4-6 tests at levels 0-2, the example showing
+  two of them) the tests beyond the example often all took one word, so a program printing the example's answers
+  on its tests and the yes-word elsewhere passed 0.115 of level 0 and 0.09 of level 1 (35-49% of the bipartite
+  problems; the no-word 0.055 at level 0); the tests beyond the example now hold both words: 0 at every level.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from palaestra.core.registry import make_source
+from palaestra.envs.code._polyglot import _example_indices
+
+
+def _lookup_then(word: str, inputs: list[str], expected: list[str]) -> str:
+    """A Python program answering the example's tests by rote and ``word`` on every other test."""
+    shown = {inputs[i]: re.sub(r"^Case #\d+: ", "", expected[i]) for i in _example_indices(inputs, expected, count=2)}
+    labelled = expected[0].startswith("Case #")
+    return (
+        "import sys\n\n"
+        "lines = sys.stdin.read().split('\\n')\n"
+        f"known = {shown!r}\n"
+        "t, pos, out = int(lines[0]), 1, []\n"
+        "for i in range(1, t + 1):\n"
+        "    n, m = map(int, lines[pos].split())\n"
+        "    case = '\\n'.join(lines[pos:pos + m + 1]) + '\\n'\n"
+        "    pos += m + 1\n"
+        f"    answer = known.get(case, {word!r})\n"
+        f"    out.append(f'Case #{{i}}: {{answer}}' if {labelled!r} else answer)\n"
+        "print('\\n'.join(out))\n"
+    )
+
+
+def _rote_passes(problem, word: str) -> bool:  # noqa: ANN001 - a Problem
+    data = problem.data
+    shown = _example_indices(data["inputs"], data["expected"], count=2)
+    rest = {re.sub(r"^Case #\d+: ", "", line) for i, line in enumerate(data["expected"]) if i not in shown}
+    return rest == {word}
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_graph_programs_bipartite_rote_answers_fail(level: int) -> None:
+    source = make_source("code/graph_programs")
+    problems = [p for p in (source.sample(level, seed) for seed in range(80)) if p.data["template"] == "bipartite"]
+    passed = sum(_rote_passes(p, p.data["params"]["yes"]) or _rote_passes(p, p.data["params"]["no"])
+                 for p in problems[:12])
+    assert len(problems) >= 6 and passed == 0, (len(problems), passed)
+
+
+def test_graph_programs_bipartite_in_the_sandbox() -> None:
+    source = make_source("code/graph_programs")
+    problem = next(p for p in (source.sample(0, seed) for seed in range(40)) if p.data["template"] == "bipartite")
+    verdict = source.verify(problem, problem.answer or "")
+    if verdict.error is not None:
+        pytest.skip(f"sandbox unavailable: {verdict.error}")
+    assert verdict.correct
+    data = problem.data
+    for word in (data["params"]["yes"], data["params"]["no"]):
+        rote = _lookup_then(word, data["inputs"], data["expected"])
+        assert source.verify(problem, f"```python\n{rote}```").reward == 0
