@@ -4,6 +4,9 @@
   two of them) the tests beyond the example often all took one word, so a program printing the example's answers
   on its tests and the yes-word elsewhere passed 0.115 of level 0 and 0.09 of level 1 (35-49% of the bipartite
   problems; the no-word 0.055 at level 0); the tests beyond the example now hold both words: 0 at every level.
+- code/bash_oneliners (v3): a dedupe script for another mode than the stated one (first for last occurrences
+  mostly, or ``cat``) passed 29% of the level-0 dedupe problems (0.065 of the level) and 5% at level 1; the
+  hidden inputs now tell every other mode and the unchanged input apart: 0.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import pytest
 
 from palaestra.core.registry import make_source
 from palaestra.envs.code._polyglot import _example_indices
+from palaestra.envs.code.bash_oneliners import DEDUPE, TRANSFORMS
 
 
 def _lookup_then(word: str, inputs: list[str], expected: list[str]) -> str:
@@ -62,3 +66,31 @@ def test_graph_programs_bipartite_in_the_sandbox() -> None:
     for word in (data["params"]["yes"], data["params"]["no"]):
         rote = _lookup_then(word, data["inputs"], data["expected"])
         assert source.verify(problem, f"```python\n{rote}```").reward == 0
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_bash_oneliners_dedupe_other_modes_fail(level: int) -> None:
+    source = make_source("code/bash_oneliners")
+    dedupe = TRANSFORMS["dedupe"]
+    problems = [p for p in (source.sample(level, seed) for seed in range(90)) if p.data["transform"] == "dedupe"]
+    passed = 0
+    for problem in problems:
+        data = problem.data
+        wrong = [lambda text, mode=mode: dedupe.output(text, {"mode": mode}) for mode in DEDUPE
+                 if mode != data["params"]["mode"]]
+        for script in (*wrong, str.splitlines):
+            passed += all(script(text) == out for text, out in zip(data["inputs"], data["expected"]))
+        assert all(dedupe.output(text, data["params"]) == out for text, out in zip(data["inputs"], data["expected"]))
+    assert len(problems) >= 12 and passed == 0, (len(problems), passed)
+
+
+def test_bash_oneliners_dedupe_in_the_sandbox() -> None:
+    source = make_source("code/bash_oneliners")
+    problem = next(p for p in (source.sample(0, seed) for seed in range(40))
+                   if p.data["transform"] == "dedupe" and p.data["params"]["mode"] == "last")
+    verdict = source.verify(problem, problem.answer or "")
+    if verdict.error is not None:
+        pytest.skip(f"sandbox unavailable: {verdict.error}")
+    assert verdict.correct
+    first = TRANSFORMS["dedupe"].reference({"mode": "first"})
+    assert source.verify(problem, f"```bash\n{first}\n```").reward == 0
