@@ -7,6 +7,9 @@
 - code/bash_oneliners (v3): a dedupe script for another mode than the stated one (first for last occurrences
   mostly, or ``cat``) passed 29% of the level-0 dedupe problems (0.065 of the level) and 5% at level 1; the
   hidden inputs now tell every other mode and the unchanged input apart: 0.
+- code/sed_transforms (v3): a delete_blocks script ignoring the stop marker (deleting from the first start marker
+  to the end of the input) passed 41% of the level-0 and 34% of the level-1 delete_blocks problems (0.205 and 0.10
+  of those levels): the hidden inputs rarely closed a block; they now do where it matters: 0.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import pytest
 from palaestra.core.registry import make_source
 from palaestra.envs.code._polyglot import _example_indices
 from palaestra.envs.code.bash_oneliners import DEDUPE, TRANSFORMS
+from palaestra.envs.code.sed_transforms import EDITS
 
 
 def _lookup_then(word: str, inputs: list[str], expected: list[str]) -> str:
@@ -94,3 +98,28 @@ def test_bash_oneliners_dedupe_in_the_sandbox() -> None:
     assert verdict.correct
     first = TRANSFORMS["dedupe"].reference({"mode": "first"})
     assert source.verify(problem, f"```bash\n{first}\n```").reward == 0
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_sed_transforms_unclosed_blocks_fail(level: int) -> None:
+    source = make_source("code/sed_transforms")
+    delete_blocks = EDITS["delete_blocks"]
+    problems = [p for p in (source.sample(level, seed) for seed in range(40)) if p.data["edit"] == "delete_blocks"]
+    passed = 0
+    for problem in problems:
+        data = problem.data
+        unclosed = {**data["params"], "stop": "\n"}  # no line is the stop marker: the first block runs to the end
+        passed += all(delete_blocks.output(text, unclosed) == out for text, out in zip(data["inputs"], data["expected"]))
+    assert len(problems) >= 8 and passed == 0, (len(problems), passed)
+
+
+def test_sed_transforms_delete_blocks_in_the_sandbox() -> None:
+    source = make_source("code/sed_transforms")
+    problem = next(p for p in (source.sample(0, seed) for seed in range(40))
+                   if p.data["edit"] == "delete_blocks" and p.data["params"]["inclusive"])
+    verdict = source.verify(problem, problem.answer or "")
+    if verdict.error is not None:
+        pytest.skip(f"sandbox unavailable: {verdict.error}")
+    assert verdict.correct
+    start = re.escape(problem.data["params"]["start"]).replace("/", "\\/")
+    assert source.verify(problem, f"```sed\n/^{start}$/,$d\n```").reward == 0
