@@ -17,7 +17,9 @@ text comes from a Python reference of the transformation and never enters the sa
 exactly up to trailing whitespace. The example input in the prompt is not one of the hidden inputs, so a script
 that prints the example's output fails; hidden inputs are redrawn until their outputs differ and tell apart the
 transformation's *slips* (version 2: a threshold compared with the wrong boundary, < for "at most", passed
-60-90% of threshold problems, as the column rarely took the limit; it takes it now and then).
+60-90% of threshold problems, as the column rarely took the limit; it takes it now and then; version 3: a
+dedupe script for another mode than the stated one, first for last occurrences mostly, passed 29% of the level-0
+dedupe problems (0.065 of the level), 5% at level 1; now none).
 """
 
 from __future__ import annotations
@@ -176,6 +178,11 @@ class Dedupe(Transform):
     def reference(self, p: dict[str, Any]) -> str:
         return CODE(f"dedupe.{p['mode']}").strip()
 
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], list[str]]]:
+        """Another mode read for the stated one (first for last occurrences ...), and the input left as it is."""
+        others = [lambda text, mode=mode: self.output(text, {"mode": mode}) for mode in DEDUPE if mode != p["mode"]]
+        return [*others, str.splitlines]
+
 
 class Columns(Transform):
     name, tier = "columns", 1
@@ -284,7 +291,8 @@ class BashOneliners(PolyglotTask):
     tags = ("code", "programming", "bash", "shell", "text-processing")
     languages = ("bash",)
     toolchains = languages
-    version = 2
+    # 2: a threshold's boundary slip is told apart
+    version = 3  # v3: a dedupe problem's hidden inputs tell every other mode (and the unchanged input) apart
 
     @dataclass(frozen=True)
     class Config:
