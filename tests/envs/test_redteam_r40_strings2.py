@@ -1,0 +1,84 @@
+"""Red-team regressions, round 40 (second look at the strings and arithmetic envs): strings2.
+
+strings/border_array v3: in v2 an ``if`` for the ``while`` of the KMP recurrence (fall back once, then restart at
+1 or 0) answered 0.93, 0.95, 1.0, 0.97 and 0.97 of levels 0-4 (40 seeds a level): strings that need two
+fall-backs were a few in a thousand draws. Every string now starts periodically, so some entry needs two
+fall-backs to a border of two letters or more: that slip answers 0 (falling back at most twice: 0.65-0.93).
+
+strings/longest_palindrome v2: expanding around letters only (forgetting even palindromes) answered 0.50, 0.78,
+0.60, 0.57 and 0.47 of levels 0-4, and the first palindrome of three letters or more met reading from the left
+0.35, 0.25 and 0.25 of levels 0-2. A coin now decides the longest palindromes' parity (one centre kind: about
+0.55-0.68 odd, 0.33-0.45 even; no string defeats both) and that first palindrome is never a longest one (0).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from palaestra.core.problem import Problem
+from palaestra.core.registry import make_source
+
+BORDERS = "strings/border_array"
+PALINDROME = "strings/longest_palindrome"
+SEEDS = range(25)
+
+
+def _share(env: str, level: int, policy) -> float:
+    task = make_source(env)
+    problems = [task.sample(level, seed) for seed in SEEDS]
+    return sum(task.verify(problem, policy(problem)).reward >= 1 for problem in problems) / len(problems)
+
+
+def _one_fallback(problem: Problem) -> str:
+    """The KMP recurrence with an ``if`` for its ``while``: one fall-back, then a restart at 1 or 0."""
+    text = problem.data["text"]
+    borders = [0] * len(text)
+    for i in range(1, len(text)):
+        k = borders[i - 1]
+        if k and text[i] != text[k]:
+            k = borders[k - 1]
+        borders[i] = k + 1 if text[i] == text[k] else int(text[i] == text[0])
+    return ", ".join(map(str, borders))
+
+
+@pytest.mark.parametrize("level", range(5))
+def test_border_array_one_fallback_slip_earns_nothing(level: int) -> None:
+    assert _share(BORDERS, level, _one_fallback) == 0
+
+
+@pytest.mark.parametrize("level", [0, 4])
+def test_border_array_reference_still_solves(level: int) -> None:
+    assert _share(BORDERS, level, lambda problem: problem.answer) == 1
+
+
+def _odd_centres_only(problem: Problem) -> str:
+    """Centre expansion around letters only: the longest odd palindrome."""
+    text, best = problem.data["text"], ""
+    for centre in range(len(text)):
+        left = right = centre
+        while left >= 0 and right < len(text) and text[left] == text[right]:
+            left, right = left - 1, right + 1
+        best = max(best, text[left + 1: right], key=len)
+    return best
+
+
+def _first_met(problem: Problem) -> str:
+    """The longest palindrome of three letters or more at the first start that has one."""
+    text = problem.data["text"]
+    return next((text[i:j] for i in range(len(text)) for j in range(len(text), i + 2, -1)
+                 if text[i:j] == text[i:j][::-1]), text[0])
+
+
+@pytest.mark.parametrize("level", [0, 1, 4])
+def test_longest_palindrome_odd_centres_only_pay_about_half(level: int) -> None:
+    assert _share(PALINDROME, level, _odd_centres_only) <= 0.72  # v1: 0.78 at level 1; a coin: about half
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_longest_palindrome_first_palindrome_met_earns_nothing(level: int) -> None:
+    assert _share(PALINDROME, level, _first_met) == 0
+
+
+@pytest.mark.parametrize("level", [0, 4])
+def test_longest_palindrome_reference_still_solves(level: int) -> None:
+    assert _share(PALINDROME, level, lambda problem: problem.answer) == 1
