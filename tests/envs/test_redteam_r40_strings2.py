@@ -9,6 +9,10 @@ strings/longest_palindrome v2: expanding around letters only (forgetting even pa
 0.60, 0.57 and 0.47 of levels 0-4, and the first palindrome of three letters or more met reading from the left
 0.35, 0.25 and 0.25 of levels 0-2. A coin now decides the longest palindromes' parity (one centre kind: about
 0.55-0.68 odd, 0.33-0.45 even; no string defeats both) and that first palindrome is never a longest one (0).
+
+Grammar (same problems, no version bumps): strings/lz77 refused "The LZ77 encoding is (0,0,a) ..." (the name's
+digits broke the naming sentence: 0/30 -> 30/30 of those right answers at levels 0-4); arithmetic/totient refused a count that
+names what it counts ("There are 12 such fractions.", "12 integers": 0 -> all), sums still take no noun.
 """
 
 from __future__ import annotations
@@ -82,3 +86,26 @@ def test_longest_palindrome_first_palindrome_met_earns_nothing(level: int) -> No
 @pytest.mark.parametrize("level", [0, 4])
 def test_longest_palindrome_reference_still_solves(level: int) -> None:
     assert _share(PALINDROME, level, lambda problem: problem.answer) == 1
+
+
+def test_lz77_reads_the_named_lz77_encoding() -> None:
+    task = make_source("strings/lz77")
+    for seed in range(5):
+        problem = task.sample(seed % 5, seed)
+        assert task.verify(problem, f"The LZ77 encoding is {problem.answer}.").reward == 1
+        assert task.verify(problem, f"The LZ77 factorization is {problem.answer}").reward == 1
+        assert task.verify(problem, f"The LZ77 encoding is {problem.answer} or (0,0,a)").reward == 0
+        assert task.verify(problem, f"Not the LZ77 encoding: {problem.answer}").reward == 0
+
+
+def test_totient_count_may_name_what_it_counts() -> None:
+    task = make_source("arithmetic/totient")
+    for level, seed in [(0, 1), (1, 2), (2, 3)]:
+        problem = task.sample(level, seed)
+        value = int(problem.answer)
+        assert task.verify(problem, f"There are {value} such fractions.").reward == 1
+        assert task.verify(problem, f"{value} integers").reward == 1
+        assert task.verify(problem, f"{value + 1} fractions").reward == 0
+        assert task.verify(problem, f"{value} fractions or {value + 1}").reward == 0
+    summed = task.sample(3, 1)
+    assert task.verify(summed, f"{summed.answer} fractions").reward == 0  # a sum counts nothing

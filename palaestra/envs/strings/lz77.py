@@ -122,7 +122,9 @@ class Lz77(Task):
                              "comparisons": comparisons})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        triples = read_answer(answer, named(_read_triples, "encoding|triples|output|compression|parse"))
+        # "The LZ77 encoding is ...": the name's digits are no word of the naming sentence, so it is a subject here
+        triples = read_answer(answer, named(_read_triples, r"(?:lz77\s+)?(?:encoding|triples|output|compression|"
+                                                           r"parse|factori[sz]ation)|lz77"))
         if triples is None:
             return Verdict.unparsed("expected triples (offset,length,letter) separated by spaces, such as "
                                     "(0,0,a) (1,2,b)")
@@ -160,7 +162,7 @@ class Lz77(Task):
         lines = "\n".join(f"({o},{n},{c})" for o, n, c in triples)
         quoted = ", ".join(f"({o}, {n}, '{c}')" for o, n, c in triples)
         return [*super().spellings(problem), commas, lines, f"[{quoted}]", f"\\boxed{{{_written(triples)}}}",
-                f"Answer: {commas}.", _written(triples).upper()]
+                f"Answer: {commas}.", _written(triples).upper(), f"The LZ77 encoding is {_written(triples)}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         triples: list[Triple] = [(t[0], t[1], t[2]) for t in problem.data["triples"]]
