@@ -10,6 +10,11 @@ strings/longest_palindrome v2: expanding around letters only (forgetting even pa
 0.35, 0.25 and 0.25 of levels 0-2. A coin now decides the longest palindromes' parity (one centre kind: about
 0.55-0.68 odd, 0.33-0.45 even; no string defeats both) and that first palindrome is never a longest one (0).
 
+strings/suffix_array v3: sorting the suffixes on their first 3 letters, ties in position order (or the reverse),
+answered 0.38 (0.75) of level 0 and 0.25 (0.30) of level 1; on the first 4, 0.78 (0.90), 0.57 (0.60), 0.33 (0.42)
+at levels 0-2. Strings are kept when suffixes sharing their first 3 (level 0), 4 (levels 1-2) or 5 letters sort
+both with and against position: 3 letters now 0 everywhere, 4 letters 0 from level 1 (0.45-0.57 at level 0).
+
 Grammar (same problems, no version bumps): strings/lz77 refused "The LZ77 encoding is (0,0,a) ..." (the name's
 digits broke the naming sentence: 0/30 -> 30/30 of those right answers at levels 0-4); arithmetic/totient refused a count that
 names what it counts ("There are 12 such fractions.", "12 integers": 0 -> all), sums still take no noun.
@@ -24,6 +29,7 @@ from palaestra.core.registry import make_source
 
 BORDERS = "strings/border_array"
 PALINDROME = "strings/longest_palindrome"
+SUFFIXES = "strings/suffix_array"
 SEEDS = range(25)
 
 
@@ -109,3 +115,29 @@ def test_totient_count_may_name_what_it_counts() -> None:
         assert task.verify(problem, f"{value} fractions or {value + 1}").reward == 0
     summed = task.sample(3, 1)
     assert task.verify(summed, f"{summed.answer} fractions").reward == 0  # a sum counts nothing
+
+
+def _sorted_on_first(letters: int, later_first: bool):
+    """Suffixes sorted on their first ``letters`` letters only, ties in position order (or the reverse)."""
+    def policy(problem: Problem) -> str:
+        text = problem.data["text"]
+        order = sorted(range(len(text)), key=lambda i: (text[i: i + letters], -i if later_first else i))
+        return ", ".join(map(str, order))
+    return policy
+
+
+@pytest.mark.parametrize("level", range(5))
+@pytest.mark.parametrize("later_first", [False, True])
+def test_suffix_array_sort_on_three_letters_earns_nothing(level: int, later_first: bool) -> None:
+    assert _share(SUFFIXES, level, _sorted_on_first(3, later_first)) == 0
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+@pytest.mark.parametrize("later_first", [False, True])
+def test_suffix_array_sort_on_four_letters_earns_nothing_from_level_1(level: int, later_first: bool) -> None:
+    assert _share(SUFFIXES, level, _sorted_on_first(4, later_first)) == 0
+
+
+@pytest.mark.parametrize("level", [0, 4])
+def test_suffix_array_reference_still_solves(level: int) -> None:
+    assert _share(SUFFIXES, level, lambda problem: problem.answer) == 1
