@@ -15,6 +15,9 @@ answered 0.38 (0.75) of level 0 and 0.25 (0.30) of level 1; on the first 4, 0.78
 at levels 0-2. Strings are kept when suffixes sharing their first 3 (level 0), 4 (levels 1-2) or 5 letters sort
 both with and against position: 3 letters now 0 everywhere, 4 letters 0 from level 1 (0.45-0.57 at level 0).
 
+strings/lz77 v3: the greedy factorisation with the stated window ignored (copies from anywhere before) answered
+0.78, 0.75, 0.47, 0.50 and 0.15 of levels 0-4; strings are now kept when the window decides a triple: 0.
+
 Grammar (same problems, no version bumps): strings/lz77 refused "The LZ77 encoding is (0,0,a) ..." (the name's
 digits broke the naming sentence: 0/30 -> 30/30 of those right answers at levels 0-4); arithmetic/totient refused a count that
 names what it counts ("There are 12 such fractions.", "12 integers": 0 -> all), sums still take no noun.
@@ -141,3 +144,20 @@ def test_suffix_array_sort_on_four_letters_earns_nothing_from_level_1(level: int
 @pytest.mark.parametrize("level", [0, 4])
 def test_suffix_array_reference_still_solves(level: int) -> None:
     assert _share(SUFFIXES, level, lambda problem: problem.answer) == 1
+
+
+def _no_window(problem: Problem) -> str:
+    """The greedy factorisation with copies from anywhere before: the stated window ignored."""
+    from palaestra.envs.strings.lz77 import lz77
+    triples = lz77(problem.data["text"], len(problem.data["text"]))[0]
+    return " ".join(f"({offset},{length},{letter})" for offset, length, letter in triples)
+
+
+@pytest.mark.parametrize("level", range(5))
+def test_lz77_ignoring_the_window_earns_nothing(level: int) -> None:
+    assert _share("strings/lz77", level, _no_window) == 0
+
+
+@pytest.mark.parametrize("level", [0, 4])
+def test_lz77_reference_still_solves(level: int) -> None:
+    assert _share("strings/lz77", level, lambda problem: problem.answer) == 1
