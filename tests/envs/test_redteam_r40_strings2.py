@@ -18,6 +18,10 @@ both with and against position: 3 letters now 0 everywhere, 4 letters 0 from lev
 strings/lz77 v3: the greedy factorisation with the stated window ignored (copies from anywhere before) answered
 0.78, 0.75, 0.47, 0.50 and 0.15 of levels 0-4; strings are now kept when the window decides a triple: 0.
 
+strings/huffman_lengths v3: the most balanced full tree (lengths k and k - 1, the shorter ones for the most
+frequent symbols, no merging) answered 0.42 and 0.05 of levels 0-1; frequencies are now redrawn at every level
+until it is not optimal: 0.
+
 Grammar (same problems, no version bumps): strings/lz77 refused "The LZ77 encoding is (0,0,a) ..." (the name's
 digits broke the naming sentence: 0/30 -> 30/30 of those right answers at levels 0-4); arithmetic/totient refused a count that
 names what it counts ("There are 12 such fractions.", "12 integers": 0 -> all), sums still take no noun.
@@ -161,3 +165,23 @@ def test_lz77_ignoring_the_window_earns_nothing(level: int) -> None:
 @pytest.mark.parametrize("level", [0, 4])
 def test_lz77_reference_still_solves(level: int) -> None:
     assert _share("strings/lz77", level, lambda problem: problem.answer) == 1
+
+
+def _most_balanced(problem: Problem) -> str:
+    """Every length k or k - 1 (a complete tree), the shorter ones for the most frequent symbols: no merging."""
+    names, frequencies = problem.data["names"], problem.data["frequencies"]
+    deepest = (len(names) - 1).bit_length()
+    lengths = [deepest] * len(names)
+    for index in sorted(range(len(names)), key=lambda i: -frequencies[i])[: 2**deepest - len(names)]:
+        lengths[index] = deepest - 1
+    return ", ".join(f"{name}: {length}" for name, length in zip(names, lengths, strict=True))
+
+
+@pytest.mark.parametrize("level", range(5))
+def test_huffman_most_balanced_tree_earns_nothing(level: int) -> None:
+    assert _share("strings/huffman_lengths", level, _most_balanced) == 0
+
+
+@pytest.mark.parametrize("level", [0, 4])
+def test_huffman_reference_still_solves(level: int) -> None:
+    assert _share("strings/huffman_lengths", level, lambda problem: problem.answer) == 1
