@@ -34,6 +34,7 @@ from palaestra.core.retry import retry
 from palaestra.verifiers.numeric import read_exact
 
 _PHI_LEAD_IN = re.compile(r"^\$?(?:φ|\\phi|\\varphi|phi)\s*\(\s*\d{1,20}\s*\)\s*=\s*")
+_COUNTED = ("fractions", "such fractions", "integers", "such integers", "numbers", "such numbers")
 _PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103,
            107, 109, 113, 127, 131, 137, 139, 149, 151, 157, 163, 167, 173, 179, 181, 191, 193, 197, 199)
 
@@ -129,7 +130,9 @@ class Totient(Task):
         return Problem(prompt=prompt, answer=str(value), data={"kind": kind, "value": value, "n": n, "size": size})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        value = read_exact(_PHI_LEAD_IN.sub("", answer.strip(), count=1), max_digits=30)
+        # a count may name what it counts ("12 fractions", "There are 12 such integers."), as a grader lets it
+        units = None if "sum" in problem.data["kind"] else _COUNTED
+        value = read_exact(_PHI_LEAD_IN.sub("", answer.strip(), count=1), units=units, max_digits=30)
         if value is None:
             return Verdict.unparsed("not a whole number")
         return Verdict.judge(value == problem.data["value"], "wrong count")
@@ -150,6 +153,8 @@ class Totient(Task):
         out = [*super().spellings(problem), f"\\boxed{{{v}}}", f"{v}.0", f"{v}."]
         if problem.data["kind"] == "phi":
             out.append(f"φ({problem.data['n']}) = {v}")
+        if problem.data["kind"] == "reduced_fractions":
+            out.append(f"There are {v} such fractions.")
         if v >= 1000:
             out.append(f"{v:,}")
         return out

@@ -12,6 +12,10 @@ frequency, where the two halves' weights are closest, and recurse) is not optima
 non-optimal rule, which never merges anything, scored 0.91 at level 2 and 0.65 at the top level. It is declared
 as a heuristic, so the kit keeps measuring it.
 
+Version 3: at every level the frequencies are redrawn until the most balanced full tree (every length k or k - 1,
+the shorter ones for the most frequent symbols: no merging at all) is not optimal; it answered 0.42 of level 0
+(40 seeds), now 0. It is declared as a heuristic too.
+
 Difficulty: the total length of the reference code's codewords (deeper, more lopsided trees for more
 symbols and more skewed frequencies) on the drawn frequencies.
 """
@@ -78,6 +82,18 @@ def shannon_fano_lengths(frequencies: list[int]) -> list[int]:
     return lengths
 
 
+def balanced_lengths(frequencies: list[int]) -> list[int]:
+    """Codeword lengths of the most balanced full tree (every length k or k - 1), the shorter ones given to the
+    most frequent symbols: a code with no merging at all, optimal only when the frequencies are nearly even."""
+    count = len(frequencies)
+    deepest = max(1, (count - 1).bit_length())
+    shorter = 2**deepest - count  # leaves one level up
+    lengths = [deepest] * count
+    for index in sorted(range(count), key=lambda i: (-frequencies[i], i))[:shorter]:
+        lengths[index] = deepest - 1
+    return lengths
+
+
 def weighted_length(frequencies: list[int], lengths: list[int]) -> int:
     return sum(f * n for f, n in zip(frequencies, lengths, strict=True))
 
@@ -103,7 +119,7 @@ class HuffmanLengths(Task):
     family = "strings"
     description = "Codeword lengths of an optimal binary prefix code (Huffman) for symbol frequencies."
     tags = ("strings", "algorithmic", "compression")
-    version = 2
+    version = 3  # v3: the most balanced tree (no merging) is never optimal (it answered 0.42 of level 0)
 
     @dataclass(frozen=True)
     class Config:
@@ -127,10 +143,16 @@ class HuffmanLengths(Task):
                 frequencies, huffman_lengths(frequencies)
             )
 
-        frequencies = (
-            draw()
-            if config.symbols < 8
-            else retry(draw, beats_shannon_fano, attempts=400, what="frequencies on which Shannon-Fano is not optimal")
+        def beats_balanced(frequencies: list[int]) -> bool:  # v3: the most balanced tree answered 0.42 of level 0
+            return weighted_length(frequencies, balanced_lengths(frequencies)) > weighted_length(
+                frequencies, huffman_lengths(frequencies)
+            )
+
+        frequencies = retry(
+            draw,
+            lambda f: beats_balanced(f) and (config.symbols < 8 or beats_shannon_fano(f)),
+            attempts=400,
+            what="frequencies on which neither the most balanced tree nor Shannon-Fano (from level 2) is optimal",
         )
         lengths = huffman_lengths(frequencies)
         optimum = weighted_length(frequencies, lengths)
@@ -165,7 +187,11 @@ class HuffmanLengths(Task):
             lengths = shannon_fano_lengths(problem.data["frequencies"])
             return ", ".join(f"{name}: {n}" for name, n in zip(problem.data["names"], lengths, strict=True))
 
-        return {"Shannon-Fano": shannon_fano}
+        def balanced(problem: Problem) -> str:
+            lengths = balanced_lengths(problem.data["frequencies"])
+            return ", ".join(f"{name}: {n}" for name, n in zip(problem.data["names"], lengths, strict=True))
+
+        return {"Shannon-Fano": shannon_fano, "most balanced tree": balanced}
 
     def difficulty(self, problem: Problem) -> float:
         """Total codeword length of the reference Huffman code for the drawn frequencies."""
