@@ -5,9 +5,15 @@
   ``a[ab]*``, ``[ab]*b``, ``a([ab]*b)?``, ``[ab]{3,9}``) fitted 0.30 of level 0, 0.28 of level 1, 0.12 of level 2,
   0.20 of level 3 and 0.08 of level 4 (40 seeds a level). Now a negative always lies inside the positives' letters,
   ends and lengths, so each of those patterns matches it: 0 at every level.
+- physics/ac_impedance v3: series and parallel splits were drawn apart, so adding every impedance as if all were in
+  series (ignoring the nodes) answered about half of level 0 (two components), 0.25 of level 1, 0.18 of level 2 and
+  0.10 of level 3, all in parallel about half of level 0 and 0.03-0.07 of levels 1-3 (60 seeds a level). Now every
+  network has three components or more with at least one series and one parallel split: 0 at every level.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import pytest
 
@@ -39,3 +45,25 @@ def test_regex_synthesis_surface_patterns_fit_nothing(level: int) -> None:
         assert src.verify(problem, problem.answer).reward == 1.0
         fitted += any(src.verify(problem, pattern).reward == 1.0 for pattern in _surface_patterns(problem.data["positives"]))
     assert fitted == 0
+
+
+def _impedance(kind: str, value: int, omega: int) -> complex:
+    if kind == "R":
+        return complex(value, 0)
+    return complex(0, omega * value / 1000) if kind == "L" else complex(0, -1e6 / (omega * value))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_ac_impedance_ignoring_the_wiring_answers_nothing(level: int) -> None:
+    src = make_source("physics/ac_impedance")
+    solved = 0
+    for seed in range(30):
+        problem = src.sample(level, 41_000 + seed)
+        assert src.verify(problem, problem.answer).reward == 1.0
+        omega = problem.data["omega"]
+        parts = [_impedance(kind, value, omega) for _, _, kind, value in problem.data["parts"]]
+        total = Fraction(problem.data["R"]), Fraction(problem.data["X"])
+        all_parallel = 1 / sum(1 / z for z in parts) if all(parts) and sum(1 / z for z in parts) else None
+        for z in (sum(parts), all_parallel):
+            solved += z is not None and abs(z.real - float(total[0])) < 1e-9 and abs(z.imag - float(total[1])) < 1e-9
+    assert solved == 0
