@@ -12,11 +12,11 @@ The answer is ``R = 12/5 Ω, X = -7/3 Ω`` (either order, units optional) or the
 ``Z = 12/5 - 7/3j`` (``i`` for ``j`` too); a rounded value of a non-terminating answer is wrong.
 
 Version 3: the wiring decides the answer. Half the splits were series and half parallel, drawn apart, so many
-networks were all in series or all in parallel, and adding every impedance, ignoring the nodes, answered 0.25 of
-level 1, 0.18 of level 2 and 0.10 of level 3 (all in parallel 0.07, 0.07, 0.03; 60 seeds a level), and level 0's two components, in series or
-in parallel, were answered about half by each rule. Every network now has three components or more (level 0
-three, level 1 three or four) with at least one series and one parallel split: neither rule answers any of
-levels 0-4.
+networks were all in series or all in parallel: adding every impedance, ignoring the nodes, answered 0.25 of
+level 1, 0.18 of level 2 and 0.10 of level 3 (all in parallel 0.07, 0.07, 0.03; 60 seeds a level), and each rule
+about half of level 0, whose two components were in series or in parallel. Every network now has three
+components or more (level 0 three, level 1 three or four) with at least one series and one parallel split:
+neither rule answers any of levels 0-4.
 """
 
 from __future__ import annotations
