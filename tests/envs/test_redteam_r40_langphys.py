@@ -9,6 +9,11 @@
   series (ignoring the nodes) answered about half of level 0 (two components), 0.25 of level 1, 0.18 of level 2 and
   0.10 of level 3, all in parallel about half of level 0 and 0.03-0.07 of levels 1-3 (60 seeds a level). Now every
   network has three components or more with at least one series and one parallel split: 0 at every level.
+- temporal/schedule_overlap v2: a sweep moving its cursor to each meeting's end (not the latest end so far)
+  answered 0.93/0.45/0.38/0.15 of levels 0-3, dropping the meetings that run past the working day
+  0.60/0.43/0.23/0.12, a sweep skipping a meeting that starts while another is on 0.63/0.35 of levels 0-1, each
+  person's first meeting alone 0.25 of level 0 (40 seeds a level). Schedules are redrawn until each misreading
+  (and taking a meeting's end minute as busy) gives another answer: 0 at every level.
 """
 
 from __future__ import annotations
@@ -66,4 +71,37 @@ def test_ac_impedance_ignoring_the_wiring_answers_nothing(level: int) -> None:
         all_parallel = 1 / sum(1 / z for z in parts) if all(parts) and sum(1 / z for z in parts) else None
         for z in (sum(parts), all_parallel):
             solved += z is not None and abs(z.real - float(total[0])) < 1e-9 and abs(z.imag - float(total[1])) < 1e-9
+    assert solved == 0
+
+
+DAY = (9 * 60, 17 * 60)
+
+
+def _free(busy: list[list[int]], *, jump: bool = False, skip: bool = False) -> str:
+    """The shared free time by a sweep, right or with a usual bug; as the answer's text."""
+    free, cursor = [], -1
+    for start, end in sorted(busy):
+        if skip and start < cursor:
+            continue
+        if start > cursor:
+            free.append((cursor, start))
+        cursor = end if jump or skip else max(cursor, end)
+    free.append((cursor, 24 * 60))
+    pieces = [(max(a, DAY[0]), min(b, DAY[1])) for a, b in free]
+    return ", ".join(f"{a // 60:02d}:{a % 60:02d}-{b // 60:02d}:{b % 60:02d}" for a, b in pieces if a < b) or "none"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_schedule_overlap_misreadings_answer_nothing(level: int) -> None:
+    src = make_source("temporal/schedule_overlap")
+    solved = 0
+    for seed in range(30):
+        problem = src.sample(level, 42_000 + seed)
+        schedules = problem.data["schedules"]
+        busy = [m for person in schedules for m in person]
+        assert src.verify(problem, _free(busy)).reward == 1.0
+        for answer in (_free(busy, jump=True), _free(busy, skip=True), _free([person[0] for person in schedules]),
+                       _free([m for m in busy if DAY[0] <= m[0] and m[1] <= DAY[1]]),
+                       _free([[a, b + 1] for a, b in busy])):
+            solved += src.verify(problem, answer).reward == 1.0
     assert solved == 0
