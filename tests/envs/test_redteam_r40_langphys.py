@@ -14,6 +14,9 @@
   0.60/0.43/0.23/0.12, a sweep skipping a meeting that starts while another is on 0.63/0.35 of levels 0-1, each
   person's first meeting alone 0.25 of level 0 (40 seeds a level). Schedules are redrawn until each misreading
   (and taking a meeting's end minute as busy) gives another answer: 0 at every level.
+- temporal/duration_sum v2: summing the h:mm:ss columns and carrying only out of the seconds answered
+  0.47/0.20/0.37/0.19/0.25 of levels 0-4, only out of the minutes 0.53/0.19/0.39/0.38/0.25, with no carry at all
+  0.30/0.03/0.17/0.10/0.08 (100 seeds a level). Terms are redrawn until each gives another total: 0 at every level.
 """
 
 from __future__ import annotations
@@ -104,4 +107,24 @@ def test_schedule_overlap_misreadings_answer_nothing(level: int) -> None:
                        _free([m for m in busy if DAY[0] <= m[0] and m[1] <= DAY[1]]),
                        _free([[a, b + 1] for a, b in busy])):
             solved += src.verify(problem, answer).reward == 1.0
+    assert solved == 0
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_duration_sum_dropped_carries_answer_nothing(level: int) -> None:
+    src = make_source("temporal/duration_sum")
+    solved = 0
+    for seed in range(30):
+        problem = src.sample(level, 43_000 + seed)
+        assert src.verify(problem, problem.answer).reward == 1.0
+        columns = [0, 0, 0]
+        for term in problem.data["terms"]:
+            sign, size = (1 if term >= 0 else -1), abs(term)
+            for i, part in enumerate((size // 3600, size // 60 % 60, size % 60)):
+                columns[i] += sign * part
+        hours, minutes, seconds = columns
+        for carry_seconds, carry_minutes in ((False, False), (True, False), (False, True)):
+            m = minutes + (seconds // 60 if carry_seconds else 0)
+            h = hours + (m // 60 if carry_minutes else 0)
+            solved += src.verify(problem, f"{h}:{m % 60:02d}:{seconds % 60:02d}").reward == 1.0
     assert solved == 0
