@@ -17,6 +17,10 @@
 - temporal/duration_sum v2: summing the h:mm:ss columns and carrying only out of the seconds answered
   0.47/0.20/0.37/0.19/0.25 of levels 0-4, only out of the minutes 0.53/0.19/0.39/0.38/0.25, with no carry at all
   0.30/0.03/0.17/0.10/0.08 (100 seeds a level). Terms are redrawn until each gives another total: 0 at every level.
+- temporal/time_zones v2: flooring the offsets to whole hours answered 0.18/0.26/0.29/0.20 of levels 1-4 (the ends'
+  offsets shared their minutes), the start's weekday with the right time 0.58/0.67/0.57 of levels 0-2 (100 seeds a
+  level). The ends' offsets now differ in their minutes (0), and the answer keeps the start's weekday by a coin
+  where the start's time decides it (0.50/0.53/0.44).
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ from fractions import Fraction
 import pytest
 
 from palaestra.core.registry import make_source
+from palaestra.envs.temporal.common import week_time
+
+WEEK = 7 * 1440
 
 LEVELS = range(5)
 
@@ -128,3 +135,22 @@ def test_duration_sum_dropped_carries_answer_nothing(level: int) -> None:
             h = hours + (m // 60 if carry_minutes else 0)
             solved += src.verify(problem, f"{h}:{m % 60:02d}:{seconds % 60:02d}").reward == 1.0
     assert solved == 0
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_time_zones_whole_hour_offsets_and_the_start_weekday(level: int) -> None:
+    src = make_source("temporal/time_zones")
+    floored = kept_day = 0
+    for seed in range(30):
+        problem = src.sample(level, 44_000 + seed)
+        data = problem.data
+        offsets, legs = data["offsets"], data["legs"]
+        travel = sum(flight for flight, _ in legs) + sum(layover for _, layover in legs[:-1])
+        local = data["start"] + travel - offsets[0] + offsets[-1]
+        assert src.verify(problem, week_time(local % WEEK)).reward == 1.0
+        floor = data["start"] + travel - offsets[0] // 60 * 60 + offsets[-1] // 60 * 60
+        floored += src.verify(problem, week_time(floor % WEEK)).reward == 1.0
+        same_day = data["start"] // 1440 * 1440 + local % 1440
+        kept_day += src.verify(problem, week_time(same_day % WEEK)).reward == 1.0
+    assert floored == (30 if level == 0 else 0)  # level 0's offsets are whole hours
+    assert kept_day <= 20
