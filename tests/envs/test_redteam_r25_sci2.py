@@ -178,19 +178,19 @@ def test_molar_mass_reads_the_si_unit() -> None:
 
 
 def test_ac_impedance_reads_bracketed_tex_and_common_denominator_forms() -> None:
-    problem = _sample("physics/ac_impedance", 2, 0)  # R = 2696112/261445, X = -35231314/261445
-    assert problem.data["R"] == "2696112/261445" and problem.data["X"] == "-35231314/261445"
+    problem = _sample("physics/ac_impedance", 2, 2)  # R = 1292000/41513, X = -214600/41513 (v3 draws)
+    assert problem.data["R"] == "1292000/41513" and problem.data["X"] == "-214600/41513"
     for reply in (
-        "(2696112/261445) - (35231314/261445)j",
-        "Z = (2696112 - j35231314)/261445 Ω",
-        "\\frac{2696112}{261445} - j\\frac{35231314}{261445} \\Omega",
+        "(1292000/41513) - (214600/41513)j",
+        "Z = (1292000 - j214600)/41513 Ω",
+        "\\frac{1292000}{41513} - j\\frac{214600}{41513} \\Omega",
     ):
         assert _reward(problem, reply) == 1.0, reply
     for reply in (
-        "(2696112 + 35231314j)/261445",
-        "(2696112 - 35231314j)/261446",
-        "(2696112 - 35231314j)/0",
-        "(2696112 - 35231314j)/261445 or 0",
+        "(1292000 + 214600j)/41513",
+        "(1292000 - 214600j)/41514",
+        "(1292000 - 214600j)/0",
+        "(1292000 - 214600j)/41513 or 0",
     ):
         assert _reward(problem, reply) == 0.0, reply
 

@@ -19,4 +19,5 @@ def test_ac_impedance_zero_denominator_is_unread_not_raised() -> None:
         verdict = task.verify(problem, answer)
         assert not verdict.correct and not verdict.parsed, answer
     assert task.verify(problem, problem.answer).correct
-    assert task.verify(problem, "0 + 24j").correct  # the complex form of the reference R = 0 Ω, X = 24 Ω
+    r, x = problem.data["R"], problem.data["X"]
+    assert task.verify(problem, f"{r} {'-' if x.startswith('-') else '+'} {x.lstrip('-')}j").correct  # its complex form

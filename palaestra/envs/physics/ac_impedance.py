@@ -10,6 +10,13 @@ millihenries and microfarads, so R and X are exact rationals.
 
 The answer is ``R = 12/5 Ω, X = -7/3 Ω`` (either order, units optional) or the complex number itself,
 ``Z = 12/5 - 7/3j`` (``i`` for ``j`` too); a rounded value of a non-terminating answer is wrong.
+
+Version 3: the wiring decides the answer. Half the splits were series and half parallel, drawn apart, so many
+networks were all in series or all in parallel: adding every impedance, ignoring the nodes, answered 0.25 of
+level 1, 0.18 of level 2 and 0.10 of level 3 (all in parallel 0.07, 0.07, 0.03; 60 seeds a level), and each rule
+about half of level 0, whose two components were in series or in parallel. Every network now has three
+components or more (level 0 three, level 1 three or four) with at least one series and one parallel split:
+neither rule answers any of levels 0-4.
 """
 
 from __future__ import annotations
@@ -38,15 +45,15 @@ class AcImpedance(Task):
     family = "physics"
     description = "Equivalent complex impedance R + jX of a series-parallel RLC network at a given frequency, exactly."
     tags = ("physics", "circuits", "math")
-    version = 2
+    version = 3  # v3: from three components both a series and a parallel split (all-series sums fail)
 
     @dataclass(frozen=True)
     class Config:
         components: tuple[int, int]
 
     presets = (
-        Config(components=(2, 2)),
-        Config(components=(3, 3)),
+        Config(components=(3, 3)),  # v3: not 2 (a lone series or parallel pair: either rule answered half)
+        Config(components=(3, 4)),
         Config(components=(4, 5)),
         Config(components=(5, 6)),
         Config(components=(6, 8)),
@@ -181,13 +188,17 @@ def equivalent(parts: list[Component], omega: int) -> Complex | None:
 
 
 def _network(rng: random.Random, count: int) -> list[Component]:
-    """Start with one component between A and B; replace a random one by two in series or two in parallel."""
+    """Start with one component between A and B; replace a random one by two in series or two in parallel. With
+    two splits or more, both kinds occur (all in series or all in parallel, the nodes would not matter)."""
+    series = [rng.random() < 0.5 for _ in range(count - 1)]
+    if len(series) >= 2 and len(set(series)) == 1:
+        series[rng.randrange(len(series))] ^= True
     links: list[list[str]] = [["A", "B"]]
     names = iter("CDEFGHIJKLMNOPQRSTUVWXYZ")
-    while len(links) < count:  # bounded: one more component each pass
+    for split_in_series in series:
         i = rng.randrange(len(links))
         a, b = links[i]
-        if rng.random() < 0.5:
+        if split_in_series:
             middle = next(names)
             links[i:i + 1] = [[a, middle], [middle, b]]
         else:

@@ -11,6 +11,14 @@ time and says by how much a wrong answer is off (an offset applied with the wron
 Difficulty: the additions the answer needs (each flight and layover, each conversion between offsets), plus
 the offsets that are not whole hours and the days between the local start and the local arrival, on the drawn
 problem.
+
+Version 2: every part of the offsets and the date line matter. Offsets off the whole hour often shared their
+minutes (both ``:45``), so flooring the offsets to whole hours answered 0.18, 0.26, 0.29 and 0.20 of levels 1-4
+(100 seeds a level); and most answers fell on the start's weekday, so that weekday with the right time
+answered 0.58, 0.67 and 0.57 of levels 0-2. Now, from level 1, the first and last places' offsets differ in
+their minutes (0 for that rule), and whether the answer falls on the start's weekday is a coin where the start's
+time of day can decide it (keeping the weekday: 0.50, 0.53 and 0.44 of levels 0-2, the coin's half; 0.26 and 0.16 of
+levels 3-4, whose long trips mostly cross midnight).
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ class TimeZones(Task):
     family = "temporal"
     description = "Local times across stated fixed UTC offsets: a conversion, or a trip's local arrival time."
     tags = ("temporal", "time-zones", "arithmetic")
+    version = 2  # v2: the ends' offsets differ in minutes; the answer's day is the start's with chance one half
 
     @dataclass(frozen=True)
     class Config:
@@ -56,10 +65,16 @@ class TimeZones(Task):
         def draw() -> list[int]:
             return [rng.randrange(-12 * 60, 14 * 60 + 1, unit) for _ in range(places)]
 
-        offsets = retry(draw, lambda o: o[0] != o[-1] and all(a != b for a, b in zip(o, o[1:], strict=False)),
-                        what="offsets that differ place to place")
-        start = rng.randrange(WEEK)  # local minute of the week at the first place
+        def differ(o: list[int]) -> bool:  # the ends' minutes differ too, so whole-hour offsets are wrong
+            return (o[0] != o[-1] and all(a != b for a, b in zip(o, o[1:], strict=False))
+                    and (unit == 60 or o[0] % 60 != o[-1] % 60))
+
+        offsets = retry(draw, differ, what="offsets that differ place to place")
         legs = [(rng.randint(40, 14 * 60) // 5 * 5, rng.randint(45, 6 * 60) // 5 * 5) for _ in range(config.flights)]
+        shift = offsets[-1] - offsets[0] + sum(f for f, _ in legs) + sum(lay for _, lay in legs[:-1])
+        same_day = rng.random() < 0.5  # whether the answer keeps the start's weekday, where the start's time decides
+        times = [t for t in range(1440) if (0 <= t + shift < 1440) == same_day] or list(range(1440))
+        start = rng.randrange(7) * 1440 + rng.choice(times)  # local minute of the week at the first place
         moment = start - offsets[0]  # in UTC
         steps = 1 if not config.flights else 0
         for index, (flight, layover) in enumerate(legs):
