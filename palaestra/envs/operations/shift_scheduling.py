@@ -276,13 +276,7 @@ def _repaired(demand: Sequence[int], k: int, starts: list[int]) -> list[int]:
             break
         gain = [sum(missing[(s + i) % n] > 0 for i in range(k)) for s in range(n)]
         starts[max(range(n), key=lambda s: (gain[s], -s))] += 1
-    for s in range(n):
-        while starts[s] > 0:
-            starts[s] -= 1
-            if any(h < d for d, h in zip(demand, coverage(starts, k))):
-                starts[s] += 1
-                break
-    return starts
+    return _stripped(demand, k, [1] * n, starts)  # every block costs the same: stripped day by day
 
 
 def rounded_up_starts(demand: Sequence[int], k: int) -> list[int]:
@@ -338,8 +332,8 @@ def _stripped_up(demand: Sequence[int], k: int, pay: Sequence[int]) -> list[int]
 
 
 def _stripped(demand: Sequence[int], k: int, pay: Sequence[int], starts: list[int]) -> list[int]:
-    """``starts`` less every worker whose removal leaves the demand covered (the dearest blocks first, one worker at
-    a time)."""
+    """``starts`` less every worker whose removal leaves the demand covered (the dearest blocks first, ties day by day,
+    one worker at a time)."""
     n = len(demand)
     starts = list(starts)
     for s in sorted(range(n), key=lambda s: -sum(pay[(s + i) % n] for i in range(k))):
