@@ -57,19 +57,28 @@ def test_reverse_complement_hand_checked_and_slips_named() -> None:
 
 
 def test_open_reading_frames_on_both_strands_hand_checked() -> None:
-    from palaestra.envs.biology.open_reading_frames import open_reading_frames
+    from palaestra.envs.biology.open_reading_frames import strand_orfs
 
-    dna = "ATGTGA" + reverse_complement("ATGCCCTTTTAA")  # a 2-codon ORF forward, a 4-codon one on the other strand
-    orfs, _ = open_reading_frames(dna)
-    assert sorted(orfs, key=len) == ["ATGTGA", "ATGCCCTTTTAA"]
-    task, problem = _with_data("biology/open_reading_frames", dna=dna, longest=12)
-    for right in ("ATGCCCTTTTAA", "atg ccc ttt taa", "5'-ATGCCCTTTTAA-3'", "The longest ORF is ATGCCCTTTTAA."):
+    # a 2-codon and a 3-codon ORF on the given strand, a 4-codon one on the other strand
+    dna = "ATGTGA" + "ATGCCCTAG" + reverse_complement("ATGCCCTTTTAA")
+    assert sorted(strand_orfs(dna)[0], key=len) == ["ATGTGA", "ATGCCCTAG"]
+    assert strand_orfs(reverse_complement(dna))[0] == ["ATGCCCTTTTAA"]
+    task, problem = _with_data("biology/open_reading_frames", dna=dna, longest=[9, 12])
+    for right in ("given strand: ATGCCCTAG; reverse complement: ATGCCCTTTTAA",
+                  "Reverse complement: atg ccc ttt taa\nGiven strand: 5'-ATGCCCTAG-3'",
+                  "Forward: ATGCCCTAG, reverse: ATGCCCTTTTAA.",
+                  "Longest ORF on the given strand: ATGCCCTAG\nLongest ORF on the other strand: ATGCCCTTTTAA"):
         assert task.verify(problem, right).correct, right
-    assert "longer one exists" in task.verify(problem, "ATGTGA").feedback
-    assert "either strand" in task.verify(problem, "ATGCCCTTGTAA").feedback
-    assert "stop codon" in task.verify(problem, "ATGCCCTTT").feedback
-    assert "first one" in task.verify(problem, "ATGTGACCCTAA").feedback
-    assert not task.verify(problem, "ATGCCCTTTTAA or ATGTGA").correct
+    assert "longer one exists" in task.verify(problem, "given: ATGTGA; reverse: ATGCCCTTTTAA").feedback
+    assert "that strand" in task.verify(problem, "given: ATGCCCTAG; reverse: ATGCCCTTGTAA").feedback
+    assert "stop codon" in task.verify(problem, "given: ATGCCCTAG; reverse: ATGCCCTTT").feedback
+    assert "first one" in task.verify(problem, "given: ATGTGACCCTAG; reverse: ATGCCCTTTTAA").feedback
+    # swapped labels name ORFs of the wrong strands; a hedge, a missing strand, a strand named twice, no labels
+    assert not task.verify(problem, "given: ATGCCCTTTTAA; reverse: ATGCCCTAG").correct
+    for unread in ("given: ATGCCCTAG or ATGTGA; reverse: ATGCCCTTTTAA", "reverse complement: ATGCCCTTTTAA",
+                   "given: ATGCCCTAG; given: ATGCCCTTTTAA", "ATGCCCTAG\nATGCCCTTTTAA",
+                   "given: ATGCCCTAG; reverse: ATGCCCTTTTAA; reverse: ATGCCCTTTTAA"):
+        assert not task.verify(problem, unread).parsed, unread
 
 
 def test_global_alignment_known_needleman_wunsch_score() -> None:

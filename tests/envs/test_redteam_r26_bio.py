@@ -34,8 +34,6 @@ def test_determinant_zero_is_rare_at_the_top_levels() -> None:
 def test_sequence_after_a_label() -> None:
     for env_id, label in (
         ("biology/reverse_complement", "Reverse complement:"),
-        ("biology/open_reading_frames", "ORF:"),
-        ("biology/open_reading_frames", "Longest ORF:"),
         ("biology/translation", "Protein:"),
         ("biology/translation", "Amino acid sequence:"),
     ):
@@ -44,6 +42,21 @@ def test_sequence_after_a_label() -> None:
         wrong = problem.answer[:-1] + ("A" if problem.answer[-1] != "A" else "C")
         assert _reward(problem, f"{label} {wrong}") == 0.0
         assert _reward(problem, f"Sequence: {problem.answer}") == 0.0  # only the env's own labels
+
+
+def test_open_reading_frames_labels_before_each_strand() -> None:
+    # v3 asks for one ORF per strand: the labels name the strand ("Given strand ORF:", "Longest ORF on the reverse
+    # complement:"); "ORF: X" alone no longer says which strand is meant
+    problem = _task("biology/open_reading_frames").sample(2, 5)
+    forward, reverse = (part.split(": ")[1] for part in problem.answer.split("; "))
+    for first, second in (("Given strand ORF:", "Reverse complement ORF:"),
+                          ("Longest ORF on the given strand:", "Longest ORF on the reverse complement:"),
+                          ("Forward:", "Reverse:")):
+        assert _reward(problem, f"{first} {forward}\n{second} {reverse}") == 1.0, first
+        wrong = reverse[:-1] + ("A" if reverse[-1] != "A" else "C")
+        assert _reward(problem, f"{first} {forward}\n{second} {wrong}") == 0.0
+    assert _reward(problem, f"ORF: {forward}\nORF: {reverse}") == 0.0
+    assert _reward(problem, f"Sequence: {forward}\nReverse complement: {reverse}") == 0.0  # only the env's labels
 
 
 # --- biology/hardy_weinberg: the quantity named, the count with its unit -------------------------------------------

@@ -147,7 +147,7 @@ def _orf_from_first_atg(strand: str) -> str:
     for end in range(start + 3, len(strand) - 2, 3) if start >= 0 else ():
         if strand[end:end + 3] in ("TAA", "TAG", "TGA"):
             return strand[start:end + 3]
-    return ""
+    return "ATG"
 
 
 def test_open_reading_frames_first_atg_shortcut_fails():
@@ -157,10 +157,12 @@ def test_open_reading_frames_first_atg_shortcut_fails():
     solved = 0.0
     for problem in problems:
         dna = problem.data["dna"]
-        guess = max((_orf_from_first_atg(s) for s in (dna, reverse_complement(dna))), key=len)
-        solved += _reward(problem, guess) if guess else 0.0
-    # before the fix the longer of the two strands' first-ATG ORFs was a longest ORF in 0.75 of level 4
-    assert solved <= 0.5 * len(problems)
+        guess = (f"given strand: {_orf_from_first_atg(dna)}; "
+                 f"reverse complement: {_orf_from_first_atg(reverse_complement(dna))}")
+        solved += _reward(problem, guess)
+    # v1: the longer of the two strands' first-ATG ORFs was a longest ORF in 0.75 of level 4; v3 asks for each
+    # strand's longest, and each strand's first-ATG ORF is both of them in about 0.05
+    assert solved <= 0.3 * len(problems)
 
 
 # --- proofs/coq_tautology, coq_proof_repair: the deciding tactics are refused under every name ------------------
