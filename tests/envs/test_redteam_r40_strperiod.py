@@ -4,16 +4,24 @@ strings/period v4: "the first position where the string's first k letters recur"
 seeds a level), 0.53/0.45/0.40/0.25/0.35 for k = 8 and 0.70/0.55/0.53/0.40/0.45 for k = 10 (a decoy inside the
 word cannot be longer than the word). The decoy now runs across the word's end (all but two to five letters of
 the period) and the period exceeds half the length plus two, so every k answers 0 at levels 0-7.
+
+strings/huffman_lengths v4: Shannon-Fano answered 1.0 and 0.97 of levels 0-1 (5 and 6 symbols: suboptimal on only
+0.1-1.4% of draws; a five-symbol code has only three shapes). Levels 0-2 now have 7, 8 and 9 symbols and every
+level rules out Shannon-Fano, the most balanced tree and the heaviest symbol alone at length 1 over a balanced
+tree of the rest: 0 (the sorted chain 1, 2, ..., n - 1, n - 1, 0.85 of level 0 before, is 0 too).
 """
 
 from __future__ import annotations
 
 import pytest
 
+from palaestra.core.problem import Problem
 from palaestra.core.registry import make_source
+from palaestra.envs.strings.huffman_lengths import balanced_lengths, shannon_fano_lengths
 from palaestra.envs.strings.period import prefix_recurrence
 
 PERIOD = "strings/period"
+HUFFMAN = "strings/huffman_lengths"
 SEEDS = range(25)
 
 
@@ -35,3 +43,41 @@ def test_period_reference_still_solves_and_answers_spread(level: int) -> None:
     problems = [source.sample(level, seed) for seed in SEEDS]
     assert all(source.verify(p, p.answer).reward == 1.0 for p in problems)
     assert len({p.answer for p in problems}) >= 10
+
+
+def _heaviest_alone(frequencies: list[int]) -> list[int]:
+    """The heaviest symbol at length 1, the rest as the most balanced tree below it (written here, not imported,
+    so the test also fails on versions without the rule)."""
+    heaviest = min(range(len(frequencies)), key=lambda i: (-frequencies[i], i))
+    rest = [i for i in range(len(frequencies)) if i != heaviest]
+    lengths = [1] * len(frequencies)
+    for index, length in zip(rest, balanced_lengths([frequencies[i] for i in rest]), strict=True):
+        lengths[index] = length + 1
+    return lengths
+
+
+def _chain(frequencies: list[int]) -> list[int]:
+    order = sorted(range(len(frequencies)), key=lambda i: (-frequencies[i], i))
+    lengths = [0] * len(frequencies)
+    for rank, index in enumerate(order):
+        lengths[index] = min(rank + 1, len(frequencies) - 1)
+    return lengths
+
+
+def _spelled(problem: Problem, lengths: list[int]) -> str:
+    return ", ".join(f"{name}: {n}" for name, n in zip(problem.data["names"], lengths, strict=True))
+
+
+@pytest.mark.parametrize("level", range(3))
+def test_huffman_shapes_without_merging_earn_nothing_at_low_levels(level: int) -> None:
+    source = make_source(HUFFMAN)
+    problems = [source.sample(level, seed) for seed in SEEDS]
+    for rule in (shannon_fano_lengths, balanced_lengths, _heaviest_alone, _chain):
+        share = sum(source.verify(p, _spelled(p, rule(p.data["frequencies"]))).reward for p in problems)
+        assert share / len(problems) <= 0.1, (level, rule.__name__, share)
+
+
+@pytest.mark.parametrize("level", range(5))
+def test_huffman_reference_still_solves(level: int) -> None:
+    source = make_source(HUFFMAN)
+    assert all(source.verify(p, p.answer).reward == 1.0 for p in (source.sample(level, seed) for seed in SEEDS))
