@@ -37,6 +37,28 @@ def test_period_prefix_recurrence_earns_nothing_for_any_prefix_length(level: int
         assert share <= 0.15, (level, letters, share)
 
 
+def _longest_agreement(text: str) -> tuple[int, int]:
+    """The shift (the smallest of the best) at which the string agrees with itself longest, and that length."""
+    best = (0, 0)
+    for shift in range(1, len(text)):
+        agree = 0
+        while shift + agree < len(text) and text[agree] == text[shift + agree]:
+            agree += 1
+        best = max(best, (agree, -shift))
+    return -best[1], best[0]
+
+
+@pytest.mark.parametrize("level", (0, 4))
+def test_period_decoy_length_does_not_tell_the_period(level: int) -> None:
+    source = make_source(PERIOD)
+    problems = [source.sample(level, seed) for seed in range(40)]
+    found = [_longest_agreement(p.data["text"]) for p in problems]
+    assert not any(source.verify(p, str(shift)).reward for p, (shift, _) in zip(problems, found, strict=True))
+    for extra in range(2, 7):  # a decoy of a fixed length short of the period would give the period away
+        share = sum(source.verify(p, str(agree + extra)).reward for p, (_, agree) in zip(problems, found, strict=True))
+        assert share / len(problems) <= 0.15, (level, extra, share)
+
+
 @pytest.mark.parametrize("level", range(5))
 def test_period_reference_still_solves_and_answers_spread(level: int) -> None:
     source = make_source(PERIOD)

@@ -23,11 +23,11 @@ level 4 (0.82 and 0.64 before; the first six: 0.33 and 0.14, before 0.61 and 0.4
 
 Version 4: "the first position where the string's first k letters recur" answered, at levels 0-4 (40 seeds),
 0.53/0.45/0.40/0.25/0.35 for k = 8 and 0.70/0.55/0.53/0.40/0.45 for k = 10, since a decoy inside the word is
-shorter than the word. Now the decoy runs across the word's end: the string agrees with itself at a shift prime
-to the period for all but two to five letters of the period (Fine and Wilf's bound is all but one), so any
-prefix shorter than that recurs at the false shift, and the period is more than half the length plus two, so a
-prefix long enough to outrun the decoy has no room to recur at the period inside the string: every k now answers
-0 at levels 0-7, as do the shift with the longest agreement and a constant (at most 0.1). Levels 0-4 have 40 to
+shorter than the word. Now the period is more than half the length plus two and the decoy runs across the word's
+end: the string agrees with itself at a shift prime to the period for at least as many letters as the string
+has after one period (and at most the period less two, Fine and Wilf's bound being the period less one), so a
+prefix short enough to recur at the period recurs at the false shift first: every k now answers 0 at levels
+0-7, as does the shift with the longest agreement, and that agreement plus a constant at most 0.075 (200 seeds). Levels 0-4 have 40 to
 58 letters (30 to 50 before), so that the answers still take at least 14 values a level (17 at level 1).
 
 Difficulty: the string's length plus its smallest period (the letters to read and the span each comparison
@@ -104,11 +104,13 @@ class Period(Task):
 
         def draw() -> str:
             # v4: a decoy that runs across the word's end: the string agrees with itself shifted by ``shift``
-            # for its first ``agree`` letters and then breaks off. Fine and Wilf: with periods p and q over
-            # p + q - gcd(p, q) letters a string has period gcd(p, q), so for a shift prime to the word's length
-            # the agreement can reach planted - 2 letters; it comes within three of that (and within the string)
-            shift = rng.choice([s for s in range(2, config.length - planted + 5) if math.gcd(s, planted) == 1])
-            agree = rng.randint(planted - 5, min(planted - 2, config.length - shift - 1))
+            # for its first ``agree`` letters and then breaks off (inside the string). Fine and Wilf: with periods
+            # p and q over p + q - gcd(p, q) letters a string has period gcd(p, q), so for a shift prime to the
+            # word's length the agreement can reach planted - 2 letters. It is at least the length - planted
+            # letters a prefix has room for when it recurs at the period, so every prefix short enough to recur
+            # there recurs at the shift first; between the two its length is uniform, so it does not tell the period
+            shift = rng.choice([s for s in range(2, planted - 1) if math.gcd(s, planted) == 1])
+            agree = rng.randint(config.length - planted, min(planted - 2, config.length - shift - 1))
             # positions of the word that the agreement ties together (the string repeats the word), by union-find
             parent = list(range(planted))
 
