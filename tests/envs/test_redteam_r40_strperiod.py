@@ -2,8 +2,9 @@
 
 strings/period v4: "the first position where the string's first k letters recur" answered, at levels 0-4 (40
 seeds a level), 0.53/0.45/0.40/0.25/0.35 for k = 8 and 0.70/0.55/0.53/0.40/0.45 for k = 10 (a decoy inside the
-word cannot be longer than the word). The decoy now runs across the word's end (all but two to five letters of
-the period) and the period exceeds half the length plus two, so every k answers 0 at levels 0-7.
+word cannot be longer than the word). The period now exceeds half the length plus two and the decoy runs across
+the word's end (at least the letters after one period, at most the period less two), so every k answers 0 at
+levels 0-7; the decoy's length varies, so the longest self-agreement plus a constant answers at most 0.075.
 
 strings/huffman_lengths v4: Shannon-Fano answered 1.0 and 0.97 of levels 0-1 (5 and 6 symbols: suboptimal on only
 0.1-1.4% of draws; a five-symbol code has only three shapes). Levels 0-2 now have 7, 8 and 9 symbols and every
