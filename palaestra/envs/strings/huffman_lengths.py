@@ -16,6 +16,14 @@ Version 3: at every level the frequencies are redrawn until the most balanced fu
 the shorter ones for the most frequent symbols: no merging at all) is not optimal; it answered 0.42 of level 0
 (40 seeds), now 0. It is declared as a heuristic too.
 
+Version 4: Shannon–Fano answered 1.0 and 0.97 of levels 0-1 (40 seeds), where five or six symbols made it
+suboptimal on only 0.1-1.4% of draws; and with five symbols a code has one of three shapes (the most balanced
+tree, the heaviest symbol alone at length 1 over a balanced tree of the rest, or a chain), so ruling out the first
+two there leaves the answer to the heaviest-alone shape (1.0; the chain answered 0.85 of level 0 in version 3).
+Levels 0-2 now have 7, 8 and 9 symbols (5, 6 and 8 before), and at every level the frequencies are redrawn until
+neither Shannon–Fano, the most balanced tree nor the heaviest symbol alone at length 1 (declared as a heuristic
+too) is optimal: all three, and the chain, now answer 0-0.03 at levels 0-7.
+
 Difficulty: the total length of the reference code's codewords (deeper, more lopsided trees for more
 symbols and more skewed frequencies) on the drawn frequencies.
 """
@@ -94,6 +102,17 @@ def balanced_lengths(frequencies: list[int]) -> list[int]:
     return lengths
 
 
+def peeled_lengths(frequencies: list[int]) -> list[int]:
+    """Codeword lengths of the most frequent symbol alone at length 1 and the most balanced tree of the rest below
+    it: the one other shape a code for five symbols can take (besides the most balanced tree and a chain)."""
+    heaviest = min(range(len(frequencies)), key=lambda i: (-frequencies[i], i))
+    rest = [i for i in range(len(frequencies)) if i != heaviest]
+    lengths = [1] * len(frequencies)
+    for index, length in zip(rest, balanced_lengths([frequencies[i] for i in rest]), strict=True):
+        lengths[index] = length + 1
+    return lengths
+
+
 def weighted_length(frequencies: list[int], lengths: list[int]) -> int:
     return sum(f * n for f, n in zip(frequencies, lengths, strict=True))
 
@@ -119,14 +138,14 @@ class HuffmanLengths(Task):
     family = "strings"
     description = "Codeword lengths of an optimal binary prefix code (Huffman) for symbol frequencies."
     tags = ("strings", "algorithmic", "compression")
-    version = 3  # v3: the most balanced tree (no merging) is never optimal (it answered 0.42 of level 0)
+    version = 4  # v4: Shannon-Fano never optimal at levels 0-1 either (it answered 1.0 and 0.97), more symbols
 
     @dataclass(frozen=True)
     class Config:
         symbols: int  # symbols to encode
         max_frequency: int  # frequencies are drawn up to this
 
-    presets = (Config(5, 20), Config(6, 30), Config(8, 40), Config(10, 60), Config(12, 80))
+    presets = (Config(7, 30), Config(8, 40), Config(9, 50), Config(10, 60), Config(12, 80))  # v4: 7-9 (5, 6, 8)
     growth = Growth(steps={"symbols": 2, "max_frequency": 20})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -138,21 +157,20 @@ class HuffmanLengths(Task):
                 for _ in names
             ]
 
-        def beats_shannon_fano(frequencies: list[int]) -> bool:  # from level 2 the textbook split is not enough
-            return weighted_length(frequencies, shannon_fano_lengths(frequencies)) > weighted_length(
+        def beats(rule: Callable[[list[int]], list[int]], frequencies: list[int]) -> bool:
+            return weighted_length(frequencies, rule(frequencies)) > weighted_length(
                 frequencies, huffman_lengths(frequencies)
             )
 
-        def beats_balanced(frequencies: list[int]) -> bool:  # v3: the most balanced tree answered 0.42 of level 0
-            return weighted_length(frequencies, balanced_lengths(frequencies)) > weighted_length(
-                frequencies, huffman_lengths(frequencies)
-            )
-
+        # v3: the most balanced tree answered 0.42 of level 0; v4: Shannon-Fano is ruled out at every level (it
+        # answered 1.0 and 0.97 of levels 0-1), which with five or six symbols left the heaviest symbol alone at
+        # length 1 as the answer nearly always, so that shape is ruled out too and levels 0-1 have more symbols
         frequencies = retry(
             draw,
-            lambda f: beats_balanced(f) and (config.symbols < 8 or beats_shannon_fano(f)),
-            attempts=400,
-            what="frequencies on which neither the most balanced tree nor Shannon-Fano (from level 2) is optimal",
+            lambda f: beats(balanced_lengths, f) and beats(shannon_fano_lengths, f) and beats(peeled_lengths, f),
+            attempts=1000,
+            what="frequencies on which neither the most balanced tree, Shannon-Fano nor the heaviest symbol alone "
+            "at length 1 is optimal",
         )
         lengths = huffman_lengths(frequencies)
         optimum = weighted_length(frequencies, lengths)
@@ -191,7 +209,11 @@ class HuffmanLengths(Task):
             lengths = balanced_lengths(problem.data["frequencies"])
             return ", ".join(f"{name}: {n}" for name, n in zip(problem.data["names"], lengths, strict=True))
 
-        return {"Shannon-Fano": shannon_fano, "most balanced tree": balanced}
+        def peeled(problem: Problem) -> str:
+            lengths = peeled_lengths(problem.data["frequencies"])
+            return ", ".join(f"{name}: {n}" for name, n in zip(problem.data["names"], lengths, strict=True))
+
+        return {"Shannon-Fano": shannon_fano, "most balanced tree": balanced, "heaviest alone at length 1": peeled}
 
     def difficulty(self, problem: Problem) -> float:
         """Total codeword length of the reference Huffman code for the drawn frequencies."""

@@ -4,8 +4,8 @@
 ``i + p < n`` (the string is a prefix of a word repeated every ``p`` letters); the smallest one is unique.
 Every string is built by repeating a random word past its own length (a whole number of times and then a
 part), so it always has a period shorter than itself and its length is never the answer; the word is redrawn
-until its length is the smallest period of the string, so answers spread evenly from 7 (4 before version 2) to
-two thirds of the length.
+until its length is the smallest period of the string, so answers spread evenly from half the length plus three
+to the length minus four (version 4; 7 to two thirds of the length before).
 The verifier reads one integer and says whether it is not a period (naming a mismatching pair of
 positions) or a period that is not the smallest.
 
@@ -21,6 +21,15 @@ at least 14 values a level. The decoy is as long as it can be (within two letter
 a shift of at most half the word, so "where the first eight letters recur" answers 0.53 of level 0 and 0.23 of
 level 4 (0.82 and 0.64 before; the first six: 0.33 and 0.14, before 0.61 and 0.44).
 
+Version 4: "the first position where the string's first k letters recur" answered, at levels 0-4 (40 seeds),
+0.53/0.45/0.40/0.25/0.35 for k = 8 and 0.70/0.55/0.53/0.40/0.45 for k = 10, since a decoy inside the word is
+shorter than the word. Now the period is more than half the length plus two and the decoy runs across the word's
+end: the string agrees with itself at a shift prime to the period for at least as many letters as the string
+has after one period (and at most the period less two, Fine and Wilf's bound being the period less one), so a
+prefix short enough to recur at the period recurs at the false shift first: every k now answers 0 at levels
+0-7, as does the shift with the longest agreement, and that agreement plus a constant at most 0.075 (200 seeds). Levels 0-4 have 40 to
+58 letters (30 to 50 before), so that the answers still take at least 14 values a level (17 at level 1).
+
 Difficulty: the string's length plus its smallest period (the letters to read and the span each comparison
 reaches). Until version 2 it was the letter comparisons of the naive search (each candidate period from 1 up,
 compared letter by letter until a mismatch); the longer decoys of version 3 make that count vary too much from
@@ -30,6 +39,7 @@ a small sample. The data still records it (``comparisons``).
 
 from __future__ import annotations
 
+import math
 import random
 import string
 from collections.abc import Callable
@@ -76,32 +86,50 @@ class Period(Task):
     family = "strings"
     description = "The smallest period of a string."
     tags = ("strings", "algorithmic")
-    version = 3  # v3: longer strings at levels 0-3 (more possible periods)
+    version = 4  # v4: the decoy runs across the word's end; periods n/2 + 3 .. n - 4 (a prefix's recurrence answered 0.7)
 
     @dataclass(frozen=True)
     class Config:
         length: int  # letters in the string
         alphabet: int  # distinct letters
 
-    presets = (Config(30, 4), Config(35, 4), Config(40, 4), Config(45, 4), Config(50, 4))
+    presets = (Config(40, 4), Config(46, 4), Config(50, 4), Config(54, 4), Config(58, 4))  # v4: 40 .. 58 (30 .. 50)
     growth = Growth(steps={"length": 12})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         letters = string.ascii_lowercase[: config.alphabet]
-        planted = rng.randint(7, config.length * 2 // 3)
+        # v4: past half the length plus three, so a prefix long enough to outrun the decoy (below) has no room
+        # to recur at the period inside the string; at least four letters repeat
+        planted = rng.randint(config.length // 2 + 3, config.length - 4)
 
         def draw() -> str:
-            letters_drawn = [rng.choice(letters) for _ in range(planted)]
-            # a decoy: the word's first letters recur inside it (as many as the word allows, give or take two)
-            # at a shift of at most half the word, then break off
-            shift = rng.randint(2, planted // 2)
-            longest = min(planted - shift - 1, planted - 4)  # four letters of the word stay free
-            for position in range(rng.randint(max(min(4, longest), longest - 2), longest)):
-                letters_drawn[shift + position] = letters_drawn[position]  # letter by letter: it may overlap
-            word = "".join(letters_drawn)
-            return (word * (config.length // planted + 1))[: config.length]
+            # v4: a decoy that runs across the word's end: the string agrees with itself shifted by ``shift``
+            # for its first ``agree`` letters and then breaks off (inside the string). Fine and Wilf: with periods
+            # p and q over p + q - gcd(p, q) letters a string has period gcd(p, q), so for a shift prime to the
+            # word's length the agreement can reach planted - 2 letters. It is at least the length - planted
+            # letters a prefix has room for when it recurs at the period, so every prefix short enough to recur
+            # there recurs at the shift first; between the two its length is uniform, so it does not tell the period
+            shift = rng.choice([s for s in range(2, planted - 1) if math.gcd(s, planted) == 1])
+            agree = rng.randint(config.length - planted, min(planted - 2, config.length - shift - 1))
+            # positions of the word that the agreement ties together (the string repeats the word), by union-find
+            parent = list(range(planted))
 
-        # the planted word must not itself be periodic, so the answers spread evenly over 6 .. 2n/3
+            def root(position: int) -> int:
+                while parent[position] != position:
+                    parent[position] = parent[parent[position]]
+                    position = parent[position]
+                return position
+
+            for position in range(agree):
+                parent[root(position % planted)] = root((position + shift) % planted)
+            chosen = {group: rng.choice(letters) for group in sorted({root(i) for i in range(planted)})}
+            # the break: the two letters after the agreement differ (the ties left out keep them apart)
+            before, after = root(agree % planted), root((agree + shift) % planted)
+            chosen[after] = rng.choice([letter for letter in letters if letter != chosen[before]])
+            word = "".join(chosen[root(i)] for i in range(planted))
+            return (word * 2)[: config.length]
+
+        # the planted word must not itself be periodic, so the answers spread evenly over n/2 + 3 .. n - 4
         text = retry(draw, lambda t: smallest_period(t)[0] == planted, what="a string of the drawn period")
         period, comparisons = smallest_period(text)
         prompt = (
