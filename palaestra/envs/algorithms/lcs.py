@@ -3,7 +3,7 @@
 Two random strings over a small alphabet (so common subsequences are long and there are many
 optimal ones). The optimum length comes from the classic dynamic programme at generation; the
 verifier accepts **any** common subsequence of that length, written as one word (``BDCA``) or
-with its letters separated by spaces or commas, in any case.
+with its letters separated by spaces, commas or hyphens (``C-A-D-B``), in any case.
 
 Strings are redrawn until matching each letter of one string at its earliest place in the other
 (either way round) falls short of the optimum: it found a longest one in 0.81/0.38 of levels 0/2
@@ -24,7 +24,8 @@ from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_answer, unify
 
-_LETTERS = re.compile(r"^[A-Za-z](?:[ ,]*[A-Za-z])*$")
+# the letters, optionally separated by spaces, commas or hyphens ("C A D B", "C, A, D, B", "C-A-D-B")
+_LETTERS = re.compile(r"^[A-Za-z](?:[ ,-]*[A-Za-z])*$")
 
 
 @register
@@ -107,7 +108,7 @@ def _read_word(answer: str) -> str | None:
 
     def core(s: str) -> str | None:
         s = s.strip().strip("\"'`")
-        return re.sub(r"[ ,]", "", s).upper() if _LETTERS.match(s) else None
+        return re.sub(r"[ ,-]", "", s).upper() if _LETTERS.match(s) else None
 
     return read_answer(unify(answer), core)
 

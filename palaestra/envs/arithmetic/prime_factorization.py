@@ -7,9 +7,10 @@ checks.
 
 The answer is any product equal to the number whose bases are all prime: prime powers
 in any order and notation (``2^3 × 3^2 × 5``, ``2**3 * 3**2 * 5``, ``2^{3} \\cdot 3^{2} \\cdot 5``,
-``2³·3²·5``), repeated primes (``2 × 2 × 2 × 3 × 3 × 5``), a lead-in ``360 = ...``, or the
-primes as a list with repetition (``2, 2, 2, 3, 3, 5``). A composite base (``4 × 90``),
-a factor ``1``, or a product that misses the number is wrong.
+``2³·3²·5``, bracketed factors side by side ``(2^3)(3^2)(5)``), repeated primes (``2 × 2 × 2 × 3 × 3 × 5``), the
+number named before or after (``360 = ...``, ``... = 360``; another number there is unreadable), or the primes as a
+list with repetition (``2, 2, 2, 3, 3, 5``). A composite base (``4 × 90``), a factor ``1``, or a product that misses
+the number is wrong.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ _COMMA = re.compile(r"\s*,\s*")
 _POWER = re.compile(r"(\d{1,40})\s*(?:\^|\*\*)\s*(?:\{\s*(\d{1,4})\s*\}|\(\s*(\d{1,4})\s*\)|(\d{1,4}))")
 _SUPERSCRIPT_POWER = re.compile("(\\d{1,40})([⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4})")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
-_LEAD_IN = re.compile(r"^(?:\d{1,40}|n|N)\s*=\s*")
+_LEAD_IN = re.compile(r"^(\d{1,40}|n|N)\s*=\s*")
+_SIDE_BY_SIDE = re.compile(r"\)\s*(?=\()")  # (3^3)(37): brackets side by side multiply
 _EXAMPLE = "2^2 × 3 × 7"
 
 
@@ -88,7 +90,7 @@ class PrimeFactorization(Task):
                        data={"n": n, "factors": {str(p): k for p, k in exponents.items()}})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        factors = read_answer(answer, _read_factors)
+        factors = read_answer(answer, lambda text: _read_factors(text, problem.data["n"]))
         if factors is None:
             return Verdict.unparsed("not a product of numbers (write it like 2^3 × 3 × 5)")
         product = 1
@@ -195,11 +197,18 @@ def _read_factor(text: str) -> tuple[int, int] | None:
     return None
 
 
-def _read_factors(text: str) -> list[tuple[int, int]] | None:
+def _read_factors(text: str, n: int) -> list[tuple[int, int]] | None:
     if len(text) > 4_000:
         return None
     s = simplify_latex(unify(text)).replace("$", "").strip()
-    s = _LEAD_IN.sub("", s, count=1)
+    named = (str(n), "n", "N")  # the number may be named before or after the product, never another number
+    lead = _LEAD_IN.match(s)
+    if lead is not None and lead.group(1) in named:
+        s = s[lead.end():]
+    product, equals, stated = s.rpartition("=")
+    if equals and stated.strip() in named:
+        s = product.strip()
+    s = _SIDE_BY_SIDE.sub(") × ", s)
     if enclosed(s, "(["):
         s = s[1:-1].strip()
     separator = _TIMES if _TIMES.search(s) or "," not in s else _COMMA

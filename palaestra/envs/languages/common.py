@@ -2,7 +2,8 @@
 
 A chain is written as strings separated by arrows (``=>``, ``->``, ``⇒``, ``→``, ``⟶``, ``⟹``), commas
 or new lines, optionally numbered, each optionally in quotes or backticks (``"ab" -> "ba"``, as the prompts quote
-strings); spaces inside a string are ignored (``a S b`` is ``aSb``). A string
+strings); spaces inside a string are ignored (``a S b`` is ``aSb``). A label may name the chain
+(``Derivation: S => ab``, ``Chain: ...``, ``The derivation is S => ab``). A string
 longer than ``max_length``, more than ``max_items`` strings, or a string holding anything but
 ASCII letters makes the chain unreadable, which bounds the work on any text. A short trailing
 sentence is read past (the rule in :mod:`palaestra.verifiers.normalize`). A candidate for
@@ -24,11 +25,16 @@ from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 _ARROW = re.compile(r"\s*(?:=+>|⇒|->|→|⟶|⟹|\n|,|;)\s*")
 _QUOTES = "\"'`“”‘’"  # a string quoted as the prompt quotes it: "ab" -> "ba"
+# "Derivation: S => ab", "**Chain:** ...", "The derivation is S => ab": a label before the chain, taken off before the
+# chain is read (read whole, "The derivation is abc" would be one string, which a long max_length lets through)
+_LABEL = re.compile(r"^(?:\*\*)?(?:(?:the|a)\s+)?(?:derivation|chain|sequence)\s*(?:\*\*)?\s*(?:is\b|:)\s*(?:\*\*)?\s*",
+                    re.IGNORECASE)
 _NUMBERING = re.compile(r"^(?:step\s*)?\d{1,3}\s*[.):]\s*", re.IGNORECASE)
 
 
 def _chain_core(text: str, max_items: int, max_length: int) -> list[str] | None:
-    pieces = _ARROW.split(text.strip())
+    label = _LABEL.match(text)
+    pieces = _ARROW.split(strip_wrappers(text[label.end():]) if label else text.strip())
     if len(pieces) > max_items:
         return None
     chain = []

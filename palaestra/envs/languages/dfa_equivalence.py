@@ -74,8 +74,9 @@ _NOT_EQUIVALENT = re.compile(r"^\s*(?:no\s*[,.]?\s*)?(?:(?:they|the\s+(?:two\s+)
                              r"(?:[:;,.\-\u2013\u2014]\s*)?(?:(?:e\.g\.|for\s+example|for\s+instance|witness|"
                              r"counterexample)\s*[:,]?\s*)?(?:the\s+string\s+)?", re.IGNORECASE)
 # "Counterexample: abba", "A distinguishing string: abba", "They differ on abba": a name for the witness without the
-# verdict (one character class after it, so the pattern stays linear on long runs of spaces)
-_WITNESS_LABEL = re.compile(r"^(?:(?:an?|one|the)\s+)?(?:(?:counter-?\s?example|distinguishing\s+string|separating\s+"
+# verdict, or after a bare "No" ("No. Counterexample: abba"; never "Yes", which contradicts the witness) (one
+# character class after it, so the pattern stays linear on long runs of spaces)
+_WITNESS_LABEL = re.compile(r"^(?:no\b[\s,.:;\u2013\u2014]*)?(?:(?:an?|one|the)\s+)?(?:(?:counter-?\s?example|distinguishing\s+string|separating\s+"
                             r"string|witness)\b(?:\s+string)?(?:\s+is\b)?|(?:they|the\s+(?:two\s+)?dfas)\s+differ\s+"
                             r"(?:on|at|for)\b)[\s:,.;\u2013\u2014-]*(?:the\s+string\s+)?", re.IGNORECASE)
 # "abba (DFA 1 accepts it, DFA 2 rejects it)": a remark on who accepts the witness (never one that hedges)

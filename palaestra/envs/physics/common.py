@@ -152,16 +152,22 @@ _UNIT_TAIL = ("ohms", "ohm", "Ω", "\\Omega")
 _TEX_FRACTION = re.compile(rf"\\[dt]?frac\{{({_NUM})\}}\{{({_NUM})\}}")  # \frac{12}{5} -> 12/5
 _BRACKETED_NUMBER = re.compile(rf"\(({_NUM})\)")  # (12/5)j -> 12/5j
 _OVER_DENOMINATOR = re.compile(rf"\((?P<inner>[^()]+)\)/(?P<den>{_NUM})")  # (3 - 4j)/5
+_BRACKETED = re.compile(r"\(([^()]+)\)")
+# "The impedance is Z = 49 - 5j", "The equivalent impedance: 49 - 5j": a naming sentence before the number
+_IMPEDANCE_LEAD = re.compile(r"(?:(?:the\s+)?(?:(?:equivalent|complex|total)\s+){0,2}impedance\b\s*(?:is\b|:|=)?\s*)?",
+                             re.IGNORECASE)
 
 
 def read_complex(text: str) -> tuple[Fraction, Fraction] | None:
     """``(real part, imaginary part)`` of an exact complex number written ``a + bj`` (or ``i``, ``jb``), optionally
-    named (``Z = ...``) and followed by ohms; else None. Input is bounded before the fixed pattern runs."""
+    in brackets, named (``Z = ...``, ``The impedance is Z = ...``) and followed by ohms; else None. Input is bounded
+    before the fixed pattern runs."""
     return read_answer(text, _complex_core) if isinstance(text, str) and len(text) <= 300 else None
 
 
 def _complex_core(text: str) -> tuple[Fraction, Fraction] | None:
     s = strip_wrappers(unify(text)).strip()
+    s = s[_IMPEDANCE_LEAD.match(s).end():]  # type: ignore[union-attr]  # it matches the empty string too
     for name in ("Z =", "Z=", "I =", "I="):
         if s.startswith(name):
             s = s[len(name):]
@@ -170,6 +176,9 @@ def _complex_core(text: str) -> tuple[Fraction, Fraction] | None:
         if s.endswith(unit):
             s = s[: -len(unit)]
             break
+    bracketed = _BRACKETED.fullmatch(s)  # Z = (49 - 5j) Ω: one pair of brackets round the whole number
+    if bracketed is not None:
+        s = bracketed.group(1)
     s = _BRACKETED_NUMBER.sub(r"\1", _TEX_FRACTION.sub(r"\1/\2", s))  # (12/5) - (3/4)j, \frac{12}{5} - \frac34 j
     over = _OVER_DENOMINATOR.fullmatch(s)
     if over is not None:  # a common denominator: (3 - 4j)/5
