@@ -27,6 +27,7 @@ from palaestra.verifiers.normalize import simplify_latex, unify
 from palaestra.verifiers.numeric import read_exact
 
 _TIMES_LETTER = re.compile(r"(?<=[\d)\s])[xX](?=[\s\d(])")  # "(8 - 4) x 6"
+MAX_CHAIN = 6  # sides of a chain of equalities read
 _SYMBOLS = str.maketrans({"∗": "*", "[": "(", "]": ")"})  # the asterisk operator; square brackets as parentheses
 
 
@@ -39,19 +40,33 @@ def read_expression(text: str) -> Expr | None:
 def read_claim(text: str) -> tuple[Expr, int | None] | None:
     """The expression and the result stated with it (``expr = N`` or ``N = expr``; None if none is stated).
 
+    The result may be restated in a chain (``expr = 84 = 84``, ``84 = expr = 84``; up to :data:`MAX_CHAIN` sides):
+    one side is the expression and every other side a number; numbers that differ are a wrong result.
+
     A stated result that is not a whole number is returned as -1, which never equals a target.
     """
-    sides = text.split("=")
+    sides = text.split("=", MAX_CHAIN)
     if len(sides) == 1:
         tree = read_expression(text)
         return None if tree is None else (tree, None)
-    if len(sides) != 2:
+    if len(sides) == 2:
+        for expression, result in (sides, sides[::-1]):
+            stated, tree = read_exact(result), read_expression(expression)
+            if stated is not None and tree is not None:
+                return tree, int(stated) if stated.denominator == 1 else -1
         return None
-    for expression, result in (sides, sides[::-1]):
-        stated, tree = read_exact(result), read_expression(expression)
-        if stated is not None and tree is not None:
-            return tree, int(stated) if stated.denominator == 1 else -1
-    return None
+    if len(sides) > MAX_CHAIN:
+        return None
+    # a chain restating the result ("expr = 84 = 84", "84 = expr = 84"): one expression, every other side a
+    # number; numbers that differ state no one result, so they count as a wrong one
+    values = [read_exact(side) for side in sides]
+    expressions = [side for side, value in zip(sides, values, strict=True) if value is None]
+    chained = read_expression(expressions[0]) if len(expressions) == 1 else None
+    if chained is None:
+        return None
+    results = {value for value in values if value is not None}
+    agreed = results.pop() if len(results) == 1 else None
+    return chained, int(agreed) if agreed is not None and agreed.denominator == 1 else -1
 
 
 def number_leaves(tree: Expr) -> list[Fraction] | None:

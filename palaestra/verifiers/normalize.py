@@ -337,6 +337,28 @@ def read_answer(text: str, read: Callable[[str], T | None], *, units: Sequence[s
     return None
 
 
+MAX_RESTATED_CHARS = 400  # longer answers are not split into restatements
+MAX_RESTATEMENTS = 4  # parts of an answer written more than once
+# where an answer starts again: "42 m. Answer: 42 m", "42 m; so the answer is 42 m", "42 m\nFinal answer: 42 m"
+_RESTATING = re.compile(r"\s*(?:[.;,]\s*|\n\s*)(?=(?:so|thus|hence|therefore|(?:the\s+|my\s+)?(?:final\s+)?answer)\b)",
+                        re.IGNORECASE)
+
+
+def restated(text: str, read: Callable[[str], T | None]) -> T | None:
+    """The value of an answer written more than once (``42 m. Answer: 42 m``, ``Friday 12:14. So the answer is
+    Friday 12:14.``): each part, split where a lead-in starts again, read by ``read`` (through the grammar of
+    the module docstring) to one same value; else None. Two different values are a second answer, and a part
+    ``read`` cannot read (a hedge, a retraction) leaves the whole unread."""
+    if not isinstance(text, str) or len(text) > MAX_RESTATED_CHARS:
+        return None
+    parts = _RESTATING.split(text.strip())
+    if not 2 <= len(parts) <= MAX_RESTATEMENTS:
+        return None
+    values = [read(part) for part in parts]
+    first = values[0]
+    return first if first is not None and all(value == first for value in values) else None
+
+
 _NEGATING = r"(?:no|not|never|wrong|incorrect|false|invalid)\b"  # words that deny the name they stand before
 
 

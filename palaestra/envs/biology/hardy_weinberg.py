@@ -89,7 +89,8 @@ class HardyWeinberg(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         units = ["heterozygotes", "individuals", "Aa individuals"] if problem.data["kind"] == "expected" else None
-        verdict = grade_number(_without_asked_name(problem, answer), Fraction(problem.data["value"]), units=units)
+        verdict = grade_number(_without_asked_name(problem, answer), Fraction(problem.data["value"]), units=units,
+                               sentence=True)
         if verdict is None:
             return Verdict.unparsed("expected one exact number, such as 7/20 or 0.35")
         return Verdict.right() if verdict else Verdict.wrong("that is not the exact value")
@@ -121,22 +122,14 @@ class HardyWeinberg(Task):
 ASKED_NAMES = {"allele": ("q", "f(a)", "p(a)"), "carriers": ("2pq", "f(Aa)"),
                "expected": ("2pqN", "2pq·N", "2pq*N", "2pq N", "N(Aa)", "E(Aa)", "E[Aa]"),
                "dominant_carriers": ("2pq/(p^2 + 2pq)", "2pq/(p^2+2pq)", "2q/(1 + q)", "2q/(1+q)")}
-# the subjects of a naming sentence about allele a ("The frequency of allele a is 34/67."), lower case: the shared
-# number reader takes other sentences ("The fraction is 24/49") but stops at the allele's one-letter name
-ALLELE_SUBJECTS = ("the frequency of allele a is", "the frequency of the a allele is", "the frequency of a is",
-                   "the allele frequency of a is")
 
 
 def _without_asked_name(problem: Problem, answer: str) -> str:
     """The answer with one leading ``NAME =`` naming the asked quantity taken out (``2pq = 24/49``,
-    ``\\boxed{2pq = 24/49}``), or the subject of a naming sentence (``The frequency of allele a is 34/67.``), as a
-    careful grader reads it."""
+    ``\\boxed{2pq = 24/49}``), as a careful grader reads it (a naming sentence, ``The frequency of allele a is
+    34/67.``, is read by the shared number reader)."""
     if not isinstance(answer, str) or len(answer) > 1_000:
         return answer
-    stripped = answer.strip()
-    for subject in ALLELE_SUBJECTS if problem.data["kind"] == "allele" else ():
-        if stripped.lower().startswith(subject + " "):
-            return stripped[len(subject) + 1:]
     for name in ASKED_NAMES[problem.data["kind"]]:
         for spelling in (f"{name} = ", f"{name}= ", f"{name} =", f"{name}="):
             if answer.count(spelling) == 1:

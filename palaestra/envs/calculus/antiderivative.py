@@ -15,7 +15,8 @@ the reals), and its values must stay one constant apart from the reference antid
 (a step added inside the interval, ``+ |x - 1|/(x - 1)``, has the right derivative at each point but is no
 antiderivative on the interval). Rounded coefficients (``0.333x^3``) do not pass. A closing clause that only says
 what the constant is (``+ C, where C is a constant``, ``+ C, C ∈ ℝ``, ``+ C (C arbitrary)``) is
-dropped; any other text after the formula leaves it unreadable.
+dropped; any other text after the formula leaves it unreadable. The integral may be restated before the formula,
+named or not (``∫ f(x) dx =``, ``F(x) = \\int (...)\\,dx =``, ``\\int ... \\mathrm{d}x = F(x) =``; refused before).
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ class Antiderivative(Task):
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        tree = read_formula(_without_constant_clause(answer), ["x"], functions=CALCULUS_FUNCTIONS, constant=True)
+        tree = read_formula(_formula_text(answer), ["x"], functions=CALCULUS_FUNCTIONS, constant=True)
         if tree is None:
             return Verdict.unparsed("not a formula in x")
         integrand = reference_tree(problem.data["integrand"], ("x",))
@@ -123,7 +124,8 @@ class Antiderivative(Task):
         latex = f.replace("ln|", "\\ln|").replace("e^(", "e^{").replace("sin(", "\\sin(").replace("cos(", "\\cos(")
         latex = _close_braces(latex)
         return [*super().spellings(problem), f, f"F(x) = {f} + C", f"{f} + 7", f"{f} - 5/2",
-                f"{latex} + C", f"∫f(x) dx = {f} + C", f"{f} + C.",
+                f"{latex} + C", f"∫f(x) dx = {f} + C", f"F(x) = \\int f(x)\\,dx = {f} + C",
+                f"\\int ({problem.data['integrand']}) \\mathrm{{d}}x = F(x) = {f} + C", f"{f} + C.",
                 f"{f} + C, where C is a constant", f"{f} + C, \\quad C \\in \\mathbb{{R}}",
                 f"{f} + C (C an arbitrary constant)."]
 
@@ -134,7 +136,14 @@ class Antiderivative(Task):
                 f"{f} + 0.0000001x", f"{f} + C, where C = x", f"{integrand} + C, where C is a constant"]
 
 
-MAX_CLAUSE_ANSWER = 600  # longer answers are not searched for a clause about the constant
+MAX_CLAUSE_ANSWER = 600  # longer answers are not searched for a restated integral or a clause about the constant
+# The integral restated before the answer, named or not: "∫ f(x) dx =", "F(x) = \int (3x^2 + 1)\,dx =",
+# "\int ... \mathrm{d}x = F(x) =". No "=" inside, so the formula read is the one after the last "="
+# of this prefix; the integrand written there is not judged (the answer is)
+_RESTATED = re.compile(
+    r"(?:[A-Za-z] ?\( ?x ?\) ?= ?)?(?:\\int|∫)[^=]{0,400}?(?:\\(?:mathrm|text|operatorname) ?\{ ?d ?\}|d) ?x ?= ?"
+    r"(?:[A-Za-z] ?\( ?x ?\) ?= ?)?"
+)
 # What a closing clause may say about the constant, after "," ";" "(" or a space: "where C is an arbitrary real
 # constant", "C ∈ ℝ", "for any constant C", "C constant". Applied to the text after the last separator only.
 _CONSTANT_CLAUSE = re.compile(
@@ -146,6 +155,15 @@ _CONSTANT_CLAUSE = re.compile(
     r"|[Cc]\s+(?:an?\s+)?(?:arbitrary|real)(?:\s+constant)?"
     r")"
 )
+
+
+def _formula_text(answer: str) -> str:
+    """The answer without a restated integral before it or a clause about the constant after it."""
+    text = strip_wrappers(answer)
+    restated = _RESTATED.match(text) if len(text) <= MAX_CLAUSE_ANSWER else None
+    if restated is None or restated.end() == len(text):
+        return _without_constant_clause(answer)
+    return _without_constant_clause(text[restated.end():])
 
 
 def _without_constant_clause(answer: str) -> str:

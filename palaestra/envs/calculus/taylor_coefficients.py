@@ -7,7 +7,8 @@ sin(x - x³), ln(1 + x²), 1/(1 - x - x²)); level 4 asks for the whole Taylor p
 degree n of a product or composition. Series are truncated power series with
 :class:`fractions.Fraction` coefficients, multiplied and composed exactly.
 
-A coefficient is an exact number (``-1/6``, ``\\frac{1}{120}``, ``0.5``); the Taylor
+A coefficient is an exact number (``-1/6``, ``\\frac{1}{120}``, ``0.5``) or the asked term itself (``-x^3/6``,
+``the x^3 term is -\\frac{1}{6}x^3``; refused before), which must be one term of the asked power; the Taylor
 polynomial is any formula in x equal, as a polynomial, to the series up to x^n and with no
 term of higher degree (``x - x^3/6 + x^5/120``, ``1 + 2x + 2x^2``, in any order), optionally
 as ``f(x) ≈ ... + O(x^m)`` when the series really has no terms of degree n+1 .. m-1.
@@ -37,6 +38,9 @@ TERMS = 10  # coefficients of x^0 .. x^9 are kept
 _APPROX_LEAD_IN = re.compile(r"(?:f ?\( ?x ?\) ?|y ?)(?:≈|\\approx) ?")
 # a trailing "+ ..." marks the series going on: no claim about its next terms (unlike O(x^m))
 _ELLIPSIS = re.compile(r" ?\+ ?(?:\.\.\.|…|\\[lc]?dots)$")
+# "the x^3 term is" or "term:" before a coefficient written as its term ("-x^3/6"); a power named must be the asked one
+_TERM_LEAD_IN = re.compile(r"(?:the )?(?:x ?\^ ?\{? ?(\d{1,2}) ?\}? |x )?term(?: is|:| =) ?", re.IGNORECASE)
+MAX_TERM_CHARS = 200  # longer answers are not read as a term
 _ORDER_TERM = re.compile(r" ?\+ ?(?:O|\\mathcal ?\{ ?O ?\}) ?\( ?x ?\^ ?(?:\{ ?(\d{1,2}) ?\}|(\d{1,2})) ?\)$")
 
 
@@ -263,6 +267,8 @@ class TaylorCoefficients(Task):
         if "value" in problem.data:
             value = read_exact(answer, max_digits=80, mixed=True)
             if value is None:
+                value = _term_coefficient(answer, problem.data["power"])
+            if value is None:
                 return Verdict.unparsed("not an exact number")
             return Verdict.judge(value == Fraction(problem.data["value"]), "wrong coefficient")
         answer, order = _without_order_term(answer)
@@ -282,7 +288,9 @@ class TaylorCoefficients(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         if "value" in problem.data:
-            return [*super().spellings(problem), *other_spellings(Fraction(problem.data["value"]))]
+            value, power = problem.data["value"], problem.data["power"]
+            return [*super().spellings(problem), *other_spellings(Fraction(value)), f"({value})x^{power}",
+                    f"The x^{power} term is ({value})*x^{{{power}}}."]
         coefficients = [Fraction(c) for c in problem.data["coefficients"]]
         poly = from_coefficients(coefficients)
         ascending = format_polynomial(poly, ["x"], order=sorted(poly))
@@ -294,7 +302,8 @@ class TaylorCoefficients(Task):
         if "value" in problem.data:
             value = Fraction(problem.data["value"])
             return [format_fraction(value + 1), format_fraction(-value) if value else "1",
-                    format_fraction(value * 2) if value else "1/2", f"{problem.answer} or 0"]
+                    format_fraction(value * 2) if value else "1/2", f"{problem.answer} or 0",
+                    f"({problem.answer})x^{problem.data['power'] + 1}"]
         coefficients = [Fraction(c) for c in problem.data["coefficients"]]
         n = len(coefficients) - 1
         extra = format_polynomial(from_coefficients([*coefficients, Fraction(1, 7)]), ["x"])  # one term too many
@@ -302,3 +311,21 @@ class TaylorCoefficients(Task):
         shorter = format_polynomial(from_coefficients(coefficients[:n]), ["x"]) if n > 0 else "0"
         wrong = [extra, bumped, shorter, f"{problem.answer} + O(x^{len(coefficients) + 4})"]
         return [w for w in wrong if not self.verify(problem, w).correct]
+
+
+def _term_coefficient(answer: str, power: int) -> Fraction | None:
+    """The coefficient of an answer that writes the asked term itself (``-\\frac{1}{6}x^3``, ``the x^3 term is
+    -x^3/6``): one term, of exactly the asked power; else None (a term of another power, or a sum, is no coefficient)."""
+    text = strip_wrappers(answer)
+    if len(text) > MAX_TERM_CHARS:
+        return None
+    lead_in = _TERM_LEAD_IN.match(text)
+    if lead_in:
+        if lead_in.group(1) is not None and int(lead_in.group(1)) != power:
+            return None
+        text = text[lead_in.end():]
+    poly = to_polynomial(read_formula(text, ["x"]), ["x"])
+    if poly is None or len(poly) != 1:
+        return None
+    ((monomial, value),) = poly.items()
+    return value if monomial == (power,) else None

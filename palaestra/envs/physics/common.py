@@ -27,7 +27,7 @@ from typing import ClassVar
 from palaestra.core import Problem, Task, Verdict
 from palaestra.verifiers import assignments
 from palaestra.verifiers.assignments import Units
-from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, restated, strip_wrappers, unify
 from palaestra.verifiers.numeric import decimal_agrees, read_approx
 from palaestra.verifiers.rationals import format_fraction
 
@@ -93,6 +93,52 @@ def read_quantity(text: str, units: Units, *, sentence: bool = True) -> Fraction
     (:func:`~palaestra.verifiers.numeric.decimal_agrees`); a wrong decimal makes the answer unreadable (a second answer).
     """
     units = with_aliases(units)
+    value = _read_one(text, units, sentence)
+    if value is not None or not sentence or not isinstance(text, str) or len(text) > MAX_CHAIN_CHARS:
+        return value
+    value = _chain(text, units)
+    return value if value is not None else restated(text, lambda part: _read_one(part, units, True))
+
+
+MAX_CHAIN_CHARS = 400  # longer answers are not read as a chain of equalities or a restated answer
+MAX_CHAIN_SIDES = 8
+# A step of a chain of equalities that is a formula, not a value: letters, digits, operators, brackets, unit signs
+# and the LaTeX a formula uses; a word of two or more letters must be one of _FORMULA_WORDS or a unit of the question
+_FORMULA = re.compile(r"[A-Za-z0-9\s+\-*/^_(){}\[\].\\·×⋅√²³⁻¹°ΩµμΩ]*")
+_FORMULA_WORD = re.compile(r"\\?[A-Za-z]{2,}")
+_FORMULA_WORDS = frozenset((
+    "\\sqrt", "\\frac", "\\dfrac", "\\tfrac", "\\cdot", "\\times", "\\left", "\\right", "\\pi", "\\rho",
+    "\\omega", "\\theta", "\\lambda", "\\Delta", "\\alpha", "\\beta", "\\gamma", "\\mu", "\\sin", "\\cos",
+    "\\tan", "\\ln", "\\text", "\\mathrm", "sqrt", "pi", "sin", "cos", "tan", "ln"))
+
+
+def _chain(text: str, units: Units) -> Fraction | None:
+    """The value a chain of equalities ends in (``v = \\sqrt{2 g h} = \\sqrt{2 \\cdot 9.8 \\cdot 1900} = 193 m/s``):
+    its first side and last side read as one answer (``v = 193 m/s``); each step between is a formula (ignored)
+    or a value equal to the last. A second value that differs, or a step with words, leaves it unread."""
+    sides = text.split("=", MAX_CHAIN_SIDES)
+    if not 2 <= len(sides) <= MAX_CHAIN_SIDES:
+        return None
+    value = _read_one(sides[-1], units, False)
+    if value is None:
+        return None
+    head = sides[0]
+    if _read_one(f"{head}= {sides[-1].strip()}", units, True) != value and _read_one(head, units, True) != value:
+        return None
+    for step in sides[1:-1]:
+        if not _FORMULA.fullmatch(step):
+            return None
+        stated = _read_one(step, units, False)
+        if stated is not None and stated != value:
+            return None
+        if stated is None and any(word not in _FORMULA_WORDS and word not in units
+                                  for word in _FORMULA_WORD.findall(step)):
+            return None
+    return value
+
+
+def _read_one(text: str, units: Units, sentence: bool) -> Fraction | None:
+    """One exact value, optionally followed by its decimal approximation (see :func:`read_quantity`)."""
     for sign in APPROXIMATELY:
         if isinstance(text, str) and text.count(sign) == 1 and len(text) <= 400:
             exact_text, approximate_text = text.split(sign)

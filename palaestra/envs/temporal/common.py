@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.normalize import read_answer, restated
 from palaestra.verifiers.numeric import format_number
 
 DEGREES = {"°": 1, "degrees": 1, "degree": 1, "deg": 1, "^\\circ": 1, "^{\\circ}": 1}
@@ -112,7 +112,8 @@ def read_date(text: str) -> int | None:
 
 
 def read_dated(text: str) -> tuple[int, str | None] | None:
-    """A date and, if named once, its weekday (``2031-03-14, Friday``, ``Friday, 14 March 2031``); else None."""
+    """A date and, if named once, its weekday (``2031-03-14, Friday``, ``Friday, 14 March 2031``), written once or
+    restated alike (``2031-03-14. Answer: 2031-03-14``, :func:`~palaestra.verifiers.normalize.restated`); else None."""
 
     def read(s: str) -> tuple[int, str | None] | None:
         if len(s) > 120:
@@ -132,7 +133,8 @@ def read_dated(text: str) -> tuple[int, str | None] | None:
         date = read_date(" ".join(tokens).strip(" ,;:"))
         return None if date is None else (date, day_name)
 
-    return read_answer(text, read)
+    once = read_answer(text, read)
+    return once if once is not None else restated(text, lambda part: read_answer(part, read))
 
 
 def long_date(number: int) -> str:
@@ -180,7 +182,8 @@ def minute_of_day(clock: str) -> int | None:
 
 
 def read_week_time(text: str) -> int | None:
-    """A minute of the week from one weekday and one time (``Wednesday 07:45``, ``07:45 on Wed``, ``Wed 7:45 AM``)."""
+    """A minute of the week from one weekday and one time (``Wednesday 07:45``, ``07:45 on Wed``, ``Wed 7:45 AM``),
+    written once or restated alike (``Wed 07:45. Answer: Wednesday 07:45``); else None."""
 
     def read(s: str) -> int | None:
         if len(s) > 80:
@@ -194,4 +197,5 @@ def read_week_time(text: str) -> int | None:
         minute = minute_of_day(" ".join(rest))
         return None if minute is None else day * 1440 + minute
 
-    return read_answer(text, read)
+    once = read_answer(text, read)
+    return once if once is not None else restated(text, lambda part: read_answer(part, read))

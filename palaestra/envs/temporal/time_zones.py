@@ -6,7 +6,9 @@ convert one weekday-and-time from one place to another; from level 2 a trip leav
 time and takes one or more flights (durations given) with layovers between them, and the local arrival time at
 the last place is asked. The answer is a weekday and a 24-hour time, unique because every step is a fixed
 addition; the places' offsets always differ, so ignoring them is wrong. The verifier reads one weekday and one
-time and says by how much a wrong answer is off (an offset applied with the wrong sign shows as such).
+time and says by how much a wrong answer is off (an offset applied with the wrong sign shows as such). The time
+may end by naming the asked place (``Friday 12:14 local time at Port N``, ``... (Port N time)``; refused before);
+naming another place leaves the answer unreadable.
 
 Difficulty: the additions the answer needs (each flight and layover, each conversion between offsets), plus
 the offsets that are not whole hours and the days between the local start and the local arrival, on the drawn
@@ -24,6 +26,7 @@ levels 3-4, whose long trips mostly cross midnight).
 from __future__ import annotations
 
 import random
+import re
 import string
 from dataclasses import dataclass
 
@@ -31,9 +34,36 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.temporal.common import offset_text, read_week_time, week_time
+from palaestra.verifiers.normalize import strip_wrappers
 
 EXAMPLE = "Thursday 06:40"  # a fixed placeholder of the right shape: never derived from the answer
 WEEK = 7 * 1440
+
+
+MAX_PLACE_ANSWER = 200  # longer answers are not searched for a place named after the time
+# the question names the place whose local time is asked; an answer may end by naming it again
+_ASKED = re.compile(r"What is the local time at (Port [A-Z])")
+
+
+def _asked(prompt: str) -> str:
+    asked = _ASKED.search(prompt)
+    return asked.group(1) if asked else "the place asked"
+
+
+def _without_place(answer: str, prompt: str) -> str:
+    """The answer without a closing naming of the asked place (``Friday 12:14 local time at Port N``, ``... in
+    Port N``, ``... (Port N time)``). Another place named stays, and leaves the answer unreadable."""
+    text = strip_wrappers(answer) if isinstance(answer, str) and len(answer) <= MAX_PLACE_ANSWER else ""
+    if not text:
+        return answer
+    place = _asked(prompt).lower()
+    body = text.rstrip(" .")
+    for suffix in (f"local time at {place}", f"local time in {place}", f"at {place}", f"in {place}",
+                   f"(local time at {place})", f"(local time in {place})",
+                   f"({place} local time)", f"({place} time)", f"{place} local time", f"{place} time", f"({place})"):
+        if body.lower().endswith(" " + suffix):
+            return body[: -len(suffix)].rstrip(" ,")
+    return answer
 
 
 def span(minutes: int) -> str:
@@ -106,7 +136,7 @@ class TimeZones(Task):
             "work": steps + quarter + abs(crossed)})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        given = read_week_time(answer)
+        given = read_week_time(_without_place(answer, problem.prompt))
         if given is None:
             return Verdict.unparsed("expected one weekday and a 24-hour time, such as Thursday 06:40")
         off = (given - problem.data["arrival"]) % WEEK
@@ -125,11 +155,14 @@ class TimeZones(Task):
     def spellings(self, problem: Problem) -> list[str]:
         day, time = week_time(problem.data["arrival"]).split()
         return [*super().spellings(problem), f"{time} on {day}", f"{day[:3]}, {time}", f"\\boxed{{{day} {time}}}",
-                f"Answer: {day} at {time} local time."]
+                f"Answer: {day} at {time} local time.", f"{day} {time} local time at {_asked(problem.prompt)}",
+                f"{day}, {time} (local time in {_asked(problem.prompt)})."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         arrival, offsets = problem.data["arrival"], problem.data["offsets"]
         near = {arrival + 60, arrival - 15, arrival + 1440, arrival - (offsets[-1] - offsets[0]),
                 arrival - 2 * (offsets[-1] - offsets[0])}
         wrong = [week_time(m) for m in sorted(near) if (m - arrival) % WEEK]
-        return [*wrong, f"{week_time(arrival)} or {week_time(arrival + 60)}"]
+        elsewhere = "Port A" if _asked(problem.prompt) != "Port A" else "Port B"
+        return [*wrong, f"{week_time(arrival)} or {week_time(arrival + 60)}",
+                f"{week_time(arrival)} local time at {elsewhere}", f"{week_time(arrival + 60)} at {_asked(problem.prompt)}"]
