@@ -118,6 +118,7 @@ class ServeConfig:
     max_message_bytes: int = 1_000_000
     header_timeout: float = 10.0  # a new connection must send its request's headers within this
     body_timeout: float = 30.0  # and its body within this once the headers are in
+    write_timeout: float = 60.0  # a WebSocket client that reads nothing the server sends for this long is dropped
     max_connections: int = 512  # connections (and tasks) at once; more get 503
     token: str | None = None  # when set, every request needs 'Authorization: Bearer TOKEN'
     max_level: int = SERVED_LEVEL_MAX  # the highest level a reset may ask (far levels take minutes to generate)
@@ -650,11 +651,54 @@ def _guarded_h11(header_timeout: float) -> type:
     return GuardedH11Protocol
 
 
+def _guarded_websockets(stall_seconds: float = 60.0) -> type:
+    """uvicorn's WebSocket protocol (websockets' sans-I/O one, uvicorn's default), reading no more from a client
+    while the pongs it asked for wait unsent, and dropping a client that has read nothing of what the server sent
+    for ``stall_seconds``: it answered every ping as it parsed it, whether or not the client read, so a client
+    sending pings and reading nothing grew the server by ~24 MB a second without end; and a close frame waits for
+    the client to read, so one that never does held its connection for ever."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    class GuardedWebSocketsProtocol(WebSocketsSansIOProtocol):
+        pong_paused = False
+        stalled: asyncio.TimerHandle | None = None
+
+        def handle_ping(self) -> None:
+            super().handle_ping()
+            if not self.writable.is_set():  # the write buffer is past its high-water mark: read no more pings
+                self.pong_paused = True
+                self.transport.pause_reading()
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self.stalled is None:
+                self.stalled = self.loop.call_later(stall_seconds, self.transport.abort)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            if self.stalled is not None:
+                self.stalled.cancel()
+                self.stalled = None
+            if self.pong_paused:
+                self.pong_paused = False
+                if not self.read_paused and not self.transport.is_closing():
+                    self.transport.resume_reading()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self.stalled is not None:
+                self.stalled.cancel()
+                self.stalled = None
+            super().connection_lost(exc)
+
+    return GuardedWebSocketsProtocol
+
+
 def uvicorn_options(config: ServeConfig) -> dict[str, Any]:
     """uvicorn settings matching ``config``'s bounds (WebSocket message size, keep-alive, header deadline,
-    connection cap)."""
+    connection cap, a client's unread pongs)."""
     return {"ws_max_size": config.max_message_bytes, "timeout_keep_alive": 30, "log_level": "warning",
-            "http": _guarded_h11(config.header_timeout), "limit_concurrency": config.max_connections}
+            "http": _guarded_h11(config.header_timeout), "ws": _guarded_websockets(config.write_timeout),
+            "limit_concurrency": config.max_connections}
 
 
 def check_binding(host: str, token: str | None) -> None:
