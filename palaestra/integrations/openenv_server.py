@@ -693,6 +693,22 @@ def _guarded_websockets(stall_seconds: float = 60.0) -> type:
     return GuardedWebSocketsProtocol
 
 
+_PROTOCOLS: dict[str, type] = {}
+
+
+def __getattr__(name: str) -> type:
+    """``GuardedH11Protocol`` and ``GuardedWebSocketsProtocol`` for the config in ``$PALAESTRA_SERVE_CONFIG``: what
+    a ``--workers N`` worker imports by name (uvicorn's ``http=`` and ``ws=`` take ``module:attribute``)."""
+    if name not in ("GuardedH11Protocol", "GuardedWebSocketsProtocol"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name not in _PROTOCOLS:
+        text = os.environ.get(CONFIG_ENV_VAR)
+        config = ServeConfig.from_json(text) if text else ServeConfig()
+        _PROTOCOLS["GuardedH11Protocol"] = _guarded_h11(config.header_timeout)
+        _PROTOCOLS["GuardedWebSocketsProtocol"] = _guarded_websockets(config.write_timeout)
+    return _PROTOCOLS[name]
+
+
 def uvicorn_options(config: ServeConfig) -> dict[str, Any]:
     """uvicorn settings matching ``config``'s bounds (WebSocket message size, keep-alive, header deadline,
     connection cap, a client's unread pongs)."""
@@ -719,12 +735,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, config: ServeConfig | None 
 
     config = config or ServeConfig()
     check_binding(host, config.token)
-    if workers > 1:  # each worker builds its own app from the config in the environment
+    if workers > 1:  # each worker builds its own app, and its protocols, from the config in the environment
         os.environ[CONFIG_ENV_VAR] = config.to_json()
         if ready:
             os.environ[READY_ENV_VAR] = ready
+        # the workers are spawned: the config travels pickled, so the protocols go by name (classes made here are
+        # not importable there: "Can't pickle local object GuardedH11Protocol" stopped every --workers N start)
+        options = {**uvicorn_options(config), "http": f"{__name__}:GuardedH11Protocol",
+                   "ws": f"{__name__}:GuardedWebSocketsProtocol"}
         uvicorn.run(f"{__name__}:app_from_environment", factory=True, host=host, port=port, workers=workers,
-                    **uvicorn_options(config))
+                    **options)
         return
     server = _AnnouncingServer(uvicorn.Config(create_app(config), host=host, port=port, **uvicorn_options(config)))
     server.ready = ready

@@ -106,3 +106,37 @@ def test_a_client_reading_its_pongs_is_answered_every_one() -> None:
             sock.sendall(_frame(9, str(i).encode()))
             assert _read_frame(sock) == (10, str(i).encode())
         sock.close()
+
+
+def test_several_workers_start_and_carry_the_same_guards() -> None:
+    """``--workers N`` spawns its workers, which import the protocols by name: classes made in the parent could
+    not be pickled, and every ``--workers 2`` start failed."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    server = subprocess.Popen([sys.executable, "-m", "palaestra.cli", "serve", "--workers", "2", "--port", str(port),
+                               "--max-sessions", "4", "--write-timeout", "3"],
+                              cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert server.stdout is not None
+        ready = 0
+        deadline = time.monotonic() + 90
+        while ready < 2 and time.monotonic() < deadline:
+            line = server.stdout.readline()
+            assert line, "the server exited before it was ready"
+            ready += "ready on" in line
+        assert ready == 2
+        flooder = _upgrade(port)
+        flooder.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        assert _flood(flooder, 3.0) < 32 << 20
+        flooder.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
