@@ -92,6 +92,7 @@ from pydantic import Field  # noqa: E402
 
 from palaestra.core.browser_guard import allowed_hosts, refusal  # noqa: E402
 from palaestra.core.extract import check_format  # noqa: E402
+from palaestra.core.http_bounds import EVICT_AFTER  # noqa: E402
 from palaestra.core.problem import Verdict  # noqa: E402
 from palaestra.core.registry import SERVED_LEVEL_MAX, registry  # noqa: E402
 from palaestra.factory import make  # noqa: E402
@@ -627,13 +628,45 @@ async def _too_large(send: Any) -> None:
 
 def _guarded_h11(header_timeout: float) -> type:
     """uvicorn's h11 protocol, closing a connection that has not sent a request's headers within
-    ``header_timeout`` seconds (uvicorn closes idle connections only after a first response)."""
+    ``header_timeout`` seconds (uvicorn closes idle connections only after a first response), and, when a new
+    connection finds every one of ``--max-connections`` taken, closing those that have waited longest for a request
+    (none yet, headers trickling, or keep-alive) once they have waited ``EVICT_AFTER`` seconds: uvicorn accepts every
+    connection and answers 503 past the cap, so 600 silent sockets made every other client's request a 503 until
+    the header timeout. (Sockets younger than that keep their slot: a client renewing more than the cap of them
+    every ``EVICT_AFTER`` seconds still makes others' requests 503s, clearly refused.)"""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class GuardedH11Protocol(H11Protocol):
+        since = 0.0  # when it began waiting for a request
+
         def connection_made(self, transport: Any) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            self.since = self.loop.time()
             self._headers_due = self.loop.call_later(header_timeout, self._headers_late)
+            if self.limit_concurrency is not None and len(self.connections) >= self.limit_concurrency:
+                self._make_room()
+
+        def _waiting(self) -> bool:
+            """Whether it waits for a request (or its headers), holding only a connection slot."""
+            return ((self.cycle is None or self.cycle.response_complete) and not self.transport.is_closing()
+                    and self.transport.get_protocol() is self)
+
+        def _make_room(self) -> None:
+            now, limit = self.loop.time(), self.limit_concurrency or 0
+            waiting = sorted((c for c in self.connections if c is not self and isinstance(c, GuardedH11Protocol)
+                              and now - c.since >= EVICT_AFTER and c._waiting()), key=lambda c: c.since)
+            for other in waiting[:len(self.connections) - limit + 1]:
+                other.transport.close()
+                self.connections.discard(other)  # now: uvicorn's 503 counts this set before the close completes
+
+        def handle_events(self) -> None:
+            if self.limit_concurrency is not None and len(self.connections) >= self.limit_concurrency:
+                self._make_room()  # a request may be in: room for it, not a 503, while others only wait
+            super().handle_events()
+
+        def on_response_complete(self) -> None:
+            self.since = self.loop.time()
+            super().on_response_complete()
 
         def _headers_late(self) -> None:
             # Only while this protocol still owns the connection: a WebSocket upgrade hands it to another one.
