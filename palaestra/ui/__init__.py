@@ -329,12 +329,9 @@ def make_handler(playground: Playground, host: str = "127.0.0.1",
             except OSError:  # the body did not come in time
                 self.close_connection = True
                 return self._json(HTTPStatus.REQUEST_TIMEOUT, {"error": f"the body did not arrive in {BODY_SECONDS} s"})
-            try:
-                body = json.loads(raw or b"{}")
-                if not isinstance(body, dict):
-                    raise ValueError("the request body must be a JSON object")
-            except (ValueError, RecursionError) as exc:
-                return self._json(HTTPStatus.BAD_REQUEST, {"error": f"bad JSON: {str(exc)[:200]}"})
+            body = _parse_body(raw)
+            if isinstance(body, str):
+                return self._json(HTTPStatus.BAD_REQUEST, {"error": body})
             routes = {
                 "/api/reset": lambda: playground.reset(str(body["id"]), body.get("level", 0),
                                                        _seed(body.get("seed", 0))),
@@ -348,6 +345,25 @@ def make_handler(playground: Playground, host: str = "127.0.0.1",
             self._answer(route)
 
     return Handler
+
+
+_PARSING = threading.Lock()
+
+
+def _parse_body(raw: bytes) -> dict[str, Any] | str:
+    """A POST body: a JSON object of plain values (text, numbers, booleans, null), or why not. One body is parsed at
+    a time and nothing else leaves the parse: a 1 MB body of ``[],`` parses to 26 MB, and 64 connections parsing
+    such bodies at once took the server to 1.7 GB."""
+    with _PARSING:
+        try:
+            body = json.loads(raw or b"{}")
+        except (ValueError, RecursionError) as exc:
+            return f"bad JSON: {str(exc)[:200]}"
+        if not isinstance(body, dict):
+            return "bad JSON: the request body must be a JSON object"
+        if not all(isinstance(value, (str, int, float, bool)) or value is None for value in body.values()):
+            return "bad JSON: the request's fields must be plain values (text, numbers), not lists or objects"
+        return body
 
 
 def _int(value: str, name: str) -> int:
