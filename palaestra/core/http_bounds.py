@@ -5,7 +5,11 @@ read, not a request: a client sending one header byte every few seconds holds a 
 such clients hold a thousand threads. So:
 
 - :class:`BoundedHTTPServer` serves at most ``max_connections`` connections at once; the next ones wait in the
-  listen queue (``backlog``) and are accepted as connections close (backpressure, not refusal);
+  listen queue (``backlog``) and are accepted as connections close (backpressure, not refusal). A connection
+  waiting to be accepted closes the one that has waited longest for a request or its headers, once that one has
+  waited ``EVICT_AFTER`` seconds: ``max_connections`` sockets that sent nothing (or trickled a header) held every
+  slot until their idle timeout, and each request from anyone else waited that long (30 s for ``palaestra ui``,
+  120 s for ``serve-reward``);
 - :class:`BoundedHandler` gives a request's line and headers ``header_timeout`` seconds in all, from their first
   byte, and lets a keep-alive connection idle ``idle_timeout`` seconds between requests;
   ``read_within(seconds)`` bounds the body the same way.
@@ -27,6 +31,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+EVICT_AFTER = 2.0  # seconds a connection waiting for a request or its headers keeps its slot from one waiting for it
 
 
 class DeadlineReader(io.RawIOBase):
@@ -61,11 +67,43 @@ class BoundedHTTPServer(ThreadingHTTPServer):
         self.request_queue_size = backlog  # read by server_activate's listen()
         self.connections = threading.BoundedSemaphore(max_connections)
         self._closing = False
+        self._waiting: dict[socket.socket, float] = {}  # connections waiting for a request or its headers: since when
+        self._waiting_lock = threading.Lock()
+        self.evict_after = EVICT_AFTER
         super().__init__(address, handler)
 
+    def waiting(self, connection: socket.socket, since: float | None) -> None:
+        """Record that ``connection`` waits for a request or its headers from ``since`` (None: no longer)."""
+        with self._waiting_lock:
+            if since is None:
+                self._waiting.pop(connection, None)
+            else:
+                self._waiting.setdefault(connection, since)
+
+    def _evict_one(self) -> None:
+        """Close the connection that has waited longest for a request or its headers (its handler then ends and
+        frees its slot): a connection that is only held open must not keep out one that has a request to send."""
+        with self._waiting_lock:
+            if not self._waiting:
+                return
+            oldest = min(self._waiting, key=self._waiting.__getitem__)
+            if time.monotonic() - self._waiting[oldest] < self.evict_after:
+                return
+            del self._waiting[oldest]
+            try:
+                oldest.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
     def get_request(self) -> tuple[Any, Any]:
-        """Accept the next connection once a connection slot is free; until then it waits in the listen queue."""
+        """Accept the next connection once a connection slot is free (one that only waits for a request is freed for
+        it); until then it waits in the listen queue."""
+        if not self.connections.acquire(blocking=False):
+            self._evict_one()
+        else:
+            self.connections.release()
         while not self.connections.acquire(timeout=0.2):
+            self._evict_one()
             if self._closing:
                 raise OSError("the server is shutting down")  # serve_forever skips the request and sees the shutdown
         try:
@@ -109,11 +147,13 @@ class BoundedHandler(BaseHTTPRequestHandler):
         """Wait for a request up to the idle timeout; from its first byte, its line and headers have
         ``header_timeout`` seconds in all (a byte at a time used to restart the idle timer for ever)."""
         self._reader.deadline = None
+        self.server.waiting(self.connection, time.monotonic())  # may be closed for a connection waiting to be accepted
         try:
-            if not self._buffered.peek(1):
-                self.close_connection = True
-                return
+            arrived = bool(self._buffered.peek(1))
         except OSError:  # idle past the timeout, or reset
+            arrived = False
+        if not arrived:
+            self.server.waiting(self.connection, None)
             self.close_connection = True
             return
         self._reader.deadline = time.monotonic() + self.server.header_timeout
@@ -123,9 +163,11 @@ class BoundedHandler(BaseHTTPRequestHandler):
             self.close_connection = True
         finally:
             self._reader.deadline = None
+            self.server.waiting(self.connection, None)
 
     def parse_request(self) -> bool:
         ok = super().parse_request()  # reads the headers, within the header deadline
+        self.server.waiting(self.connection, None)  # the headers are in: the request is being served
         self._reader.deadline = None
         self.connection.settimeout(self.server.idle_timeout)
         return ok

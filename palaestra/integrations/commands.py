@@ -85,6 +85,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--header-timeout", type=seconds, default=10.0, help="seconds a connection may take to send headers")
     p.add_argument("--body-timeout", type=seconds, default=30.0, help="seconds a request body may take to arrive")
     p.add_argument("--max-connections", type=how_many, default=512, help="connections at once; more get 503")
+    p.add_argument("--write-timeout", type=seconds, default=60.0,
+                   help="seconds a WebSocket client may leave what the server sends unread before it is dropped")
     p.add_argument("--max-level", type=level_number, default=SERVED_LEVEL_MAX,
                    help=f"the highest level a reset may ask (default {SERVED_LEVEL_MAX}: far levels of unbounded envs "
                         "take minutes to generate)")
@@ -115,6 +117,9 @@ def add_commands(sub: Any) -> None:
                    help="connections served at once; more wait in the listen queue (--backlog) until one closes")
     p.add_argument("--backlog", type=how_many, default=4096,
                    help="connections waiting to be accepted (the kernel caps it at net.core.somaxconn)")
+    p.add_argument("--max-memory-bytes", type=how_many, default=1 << 30,
+                   help="memory the requests in flight may hold, their bodies and parsed labels (default 1 GiB); a "
+                        "request that cannot get its share in time gets 503")
     p.add_argument("--job-seconds", type=seconds, default=10.0,
                    help="wall and CPU seconds of any sandbox job judged here (a request cannot raise it)")
     p.add_argument("--token", default=os.environ.get("PALAESTRA_SERVER_TOKEN"),
@@ -159,7 +164,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          step_timeout=args.step_timeout, max_message_bytes=args.max_message_bytes,
                          header_timeout=args.header_timeout, body_timeout=args.body_timeout,
                          max_connections=args.max_connections, token=args.token, max_level=args.max_level,
-                         allowed_origins=tuple(args.allow_origin))
+                         allowed_origins=tuple(args.allow_origin), write_timeout=args.write_timeout)
     ready = (f"palaestra OpenEnv server ready on ws://{args.host}:{args.port}/ws ({args.workers} worker(s), "
              f"{args.max_sessions} sessions each)")
     serve(args.host, args.port, config, workers=args.workers, ready=ready)
@@ -173,5 +178,5 @@ def cmd_serve_reward(args: argparse.Namespace) -> int:
                  max_concurrent=args.max_concurrent, timeout=args.timeout, body_timeout=args.body_timeout,
                  max_connections=args.max_connections, token=args.token, job_seconds=args.job_seconds,
                  backlog=args.backlog, queue_seconds=args.queue_seconds, header_timeout=args.header_timeout,
-                 max_level=args.max_level)
+                 max_level=args.max_level, max_memory_bytes=args.max_memory_bytes)
     return 0

@@ -92,6 +92,7 @@ from pydantic import Field  # noqa: E402
 
 from palaestra.core.browser_guard import allowed_hosts, refusal  # noqa: E402
 from palaestra.core.extract import check_format  # noqa: E402
+from palaestra.core.http_bounds import EVICT_AFTER  # noqa: E402
 from palaestra.core.problem import Verdict  # noqa: E402
 from palaestra.core.registry import SERVED_LEVEL_MAX, registry  # noqa: E402
 from palaestra.factory import make  # noqa: E402
@@ -118,6 +119,7 @@ class ServeConfig:
     max_message_bytes: int = 1_000_000
     header_timeout: float = 10.0  # a new connection must send its request's headers within this
     body_timeout: float = 30.0  # and its body within this once the headers are in
+    write_timeout: float = 60.0  # a WebSocket client that reads nothing the server sends for this long is dropped
     max_connections: int = 512  # connections (and tasks) at once; more get 503
     token: str | None = None  # when set, every request needs 'Authorization: Bearer TOKEN'
     max_level: int = SERVED_LEVEL_MAX  # the highest level a reset may ask (far levels take minutes to generate)
@@ -626,13 +628,45 @@ async def _too_large(send: Any) -> None:
 
 def _guarded_h11(header_timeout: float) -> type:
     """uvicorn's h11 protocol, closing a connection that has not sent a request's headers within
-    ``header_timeout`` seconds (uvicorn closes idle connections only after a first response)."""
+    ``header_timeout`` seconds (uvicorn closes idle connections only after a first response), and, when a new
+    connection finds every one of ``--max-connections`` taken, closing those that have waited longest for a request
+    (none yet, headers trickling, or keep-alive) once they have waited ``EVICT_AFTER`` seconds: uvicorn accepts every
+    connection and answers 503 past the cap, so 600 silent sockets made every other client's request a 503 until
+    the header timeout. (Sockets younger than that keep their slot: a client renewing more than the cap of them
+    every ``EVICT_AFTER`` seconds still makes others' requests 503s, clearly refused.)"""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class GuardedH11Protocol(H11Protocol):
+        since = 0.0  # when it began waiting for a request
+
         def connection_made(self, transport: Any) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            self.since = self.loop.time()
             self._headers_due = self.loop.call_later(header_timeout, self._headers_late)
+            if self.limit_concurrency is not None and len(self.connections) >= self.limit_concurrency:
+                self._make_room()
+
+        def _waiting(self) -> bool:
+            """Whether it waits for a request (or its headers), holding only a connection slot."""
+            return ((self.cycle is None or self.cycle.response_complete) and not self.transport.is_closing()
+                    and self.transport.get_protocol() is self)
+
+        def _make_room(self) -> None:
+            now, limit = self.loop.time(), self.limit_concurrency or 0
+            waiting = sorted((c for c in self.connections if c is not self and isinstance(c, GuardedH11Protocol)
+                              and now - c.since >= EVICT_AFTER and c._waiting()), key=lambda c: c.since)
+            for other in waiting[:len(self.connections) - limit + 1]:
+                other.transport.close()
+                self.connections.discard(other)  # now: uvicorn's 503 counts this set before the close completes
+
+        def handle_events(self) -> None:
+            if self.limit_concurrency is not None and len(self.connections) >= self.limit_concurrency:
+                self._make_room()  # a request may be in: room for it, not a 503, while others only wait
+            super().handle_events()
+
+        def on_response_complete(self) -> None:
+            self.since = self.loop.time()
+            super().on_response_complete()
 
         def _headers_late(self) -> None:
             # Only while this protocol still owns the connection: a WebSocket upgrade hands it to another one.
@@ -650,11 +684,70 @@ def _guarded_h11(header_timeout: float) -> type:
     return GuardedH11Protocol
 
 
+def _guarded_websockets(stall_seconds: float = 60.0) -> type:
+    """uvicorn's WebSocket protocol (websockets' sans-I/O one, uvicorn's default), reading no more from a client
+    while the pongs it asked for wait unsent, and dropping a client that has read nothing of what the server sent
+    for ``stall_seconds``: it answered every ping as it parsed it, whether or not the client read, so a client
+    sending pings and reading nothing grew the server by ~24 MB a second without end; and a close frame waits for
+    the client to read, so one that never does held its connection for ever."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    class GuardedWebSocketsProtocol(WebSocketsSansIOProtocol):
+        pong_paused = False
+        stalled: asyncio.TimerHandle | None = None
+
+        def handle_ping(self) -> None:
+            super().handle_ping()
+            if not self.writable.is_set():  # the write buffer is past its high-water mark: read no more pings
+                self.pong_paused = True
+                self.transport.pause_reading()
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self.stalled is None:
+                self.stalled = self.loop.call_later(stall_seconds, self.transport.abort)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            if self.stalled is not None:
+                self.stalled.cancel()
+                self.stalled = None
+            if self.pong_paused:
+                self.pong_paused = False
+                if not self.read_paused and not self.transport.is_closing():
+                    self.transport.resume_reading()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self.stalled is not None:
+                self.stalled.cancel()
+                self.stalled = None
+            super().connection_lost(exc)
+
+    return GuardedWebSocketsProtocol
+
+
+_PROTOCOLS: dict[str, type] = {}
+
+
+def __getattr__(name: str) -> type:
+    """``GuardedH11Protocol`` and ``GuardedWebSocketsProtocol`` for the config in ``$PALAESTRA_SERVE_CONFIG``: what
+    a ``--workers N`` worker imports by name (uvicorn's ``http=`` and ``ws=`` take ``module:attribute``)."""
+    if name not in ("GuardedH11Protocol", "GuardedWebSocketsProtocol"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name not in _PROTOCOLS:
+        text = os.environ.get(CONFIG_ENV_VAR)
+        config = ServeConfig.from_json(text) if text else ServeConfig()
+        _PROTOCOLS["GuardedH11Protocol"] = _guarded_h11(config.header_timeout)
+        _PROTOCOLS["GuardedWebSocketsProtocol"] = _guarded_websockets(config.write_timeout)
+    return _PROTOCOLS[name]
+
+
 def uvicorn_options(config: ServeConfig) -> dict[str, Any]:
     """uvicorn settings matching ``config``'s bounds (WebSocket message size, keep-alive, header deadline,
-    connection cap)."""
+    connection cap, a client's unread pongs)."""
     return {"ws_max_size": config.max_message_bytes, "timeout_keep_alive": 30, "log_level": "warning",
-            "http": _guarded_h11(config.header_timeout), "limit_concurrency": config.max_connections}
+            "http": _guarded_h11(config.header_timeout), "ws": _guarded_websockets(config.write_timeout),
+            "limit_concurrency": config.max_connections}
 
 
 def check_binding(host: str, token: str | None) -> None:
@@ -675,12 +768,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, config: ServeConfig | None 
 
     config = config or ServeConfig()
     check_binding(host, config.token)
-    if workers > 1:  # each worker builds its own app from the config in the environment
+    if workers > 1:  # each worker builds its own app, and its protocols, from the config in the environment
         os.environ[CONFIG_ENV_VAR] = config.to_json()
         if ready:
             os.environ[READY_ENV_VAR] = ready
+        # the workers are spawned: the config travels pickled, so the protocols go by name (classes made here are
+        # not importable there: "Can't pickle local object GuardedH11Protocol" stopped every --workers N start)
+        options = {**uvicorn_options(config), "http": f"{__name__}:GuardedH11Protocol",
+                   "ws": f"{__name__}:GuardedWebSocketsProtocol"}
         uvicorn.run(f"{__name__}:app_from_environment", factory=True, host=host, port=port, workers=workers,
-                    **uvicorn_options(config))
+                    **options)
         return
     server = _AnnouncingServer(uvicorn.Config(create_app(config), host=host, port=port, **uvicorn_options(config)))
     server.ready = ready

@@ -37,6 +37,7 @@ import hmac
 import json
 import re
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,6 +53,9 @@ MAX_BATCH = 4096  # samples in one /get_reward request at most
 MAX_SEED = 2**64  # seeds a label may carry (an 8 MB seed was held twice per cache entry)
 MAX_BODY_BYTES = 64_000_000
 MAX_TEXT_CHARS = 200_000  # per query: longer ones are cut before judging
+MAX_MEMORY_BYTES = 1 << 30  # the memory all requests in flight may hold (estimated: see RewardServer)
+FREE_BYTES = 256 * 1024  # a request's first bytes need no share of it (small requests are never starved)
+TOKEN_BYTES = 72  # an upper bound on what one JSON value costs parsed (a list, a dict entry, a float, a short str)
 TOKEN_ENV = "PALAESTRA_SERVER_TOKEN"
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 # Chat-template markers a decoded query may end with after the answer (the end of the assistant's turn).
@@ -157,6 +161,41 @@ def _digest(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
+class MemoryBudget:
+    """Bytes of memory that requests in flight may hold: ``take(n, deadline)`` waits for ``n`` of them (False when
+    they did not free in time, or ``n`` exceeds the whole budget); ``give(n)`` returns them."""
+
+    def __init__(self, total: int) -> None:
+        self.total = self.free = total
+        self.cond = threading.Condition()
+
+    def take(self, amount: int, deadline: float) -> bool:
+        if amount <= 0:
+            return True
+        if amount > self.total:
+            return False
+        with self.cond:
+            while self.free < amount:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self.cond.wait(left)
+            self.free -= amount
+            return True
+
+    def give(self, amount: int) -> None:
+        if amount > 0:
+            with self.cond:
+                self.free += amount
+                self.cond.notify_all()
+
+
+def _json_values(text: str) -> int:
+    """At least the number of values in the JSON ``text`` (each one after the first follows a ``,`` or ``:``, or
+    opens a container), counted at C speed: what parsing it may cost is ``TOKEN_BYTES`` each."""
+    return 1 + sum(text.count(c) for c in ",:[{")
+
+
 class RewardServer(BoundedHTTPServer):
     """``POST /get_reward`` in OpenRLHF's protocol; ``GET /health``. Bounded: body size, batch size, concurrency,
     connections, and time.
@@ -174,13 +213,20 @@ class RewardServer(BoundedHTTPServer):
     ``max_level``, and the label the very problem its identity generates (400 otherwise). Web pages cannot drive it (:mod:`palaestra.core.browser_guard`):
     a foreign ``Host`` is refused unless there is a token, a foreign ``Origin`` always, and bodies must be
     ``application/json``.
+
+    Memory: parsed JSON takes up to ~25 times its text (``[],`` is a 56-byte list per 3 bytes), so what requests
+    hold at once is budgeted (``max_memory_bytes``): a body's bytes take their share as they arrive (past its first
+    ``FREE_BYTES``; a body that cannot get it within ``body_timeout`` gets 503), bodies are parsed one at a time
+    (parsing holds the interpreter's lock anyway) and checked to be three lists of strings (a dict label is kept as
+    text until the request has its share), and the labels' parsing is charged ``TOKEN_BYTES`` per JSON value
+    before it happens. The share is held until the answer is sent.
     """
 
     def __init__(self, address: tuple[str, int], max_body_bytes: int = MAX_BODY_BYTES, max_batch: int = MAX_BATCH,
                  max_concurrent: int = 64, timeout: float = 120.0, body_timeout: float = 30.0,
                  max_connections: int = 512, token: str | None = None, job_seconds: float = 10.0,
                  backlog: int = 4096, queue_seconds: float = 300.0, header_timeout: float = 10.0,
-                 max_level: int = SERVED_LEVEL_MAX) -> None:
+                 max_level: int = SERVED_LEVEL_MAX, max_memory_bytes: int = MAX_MEMORY_BYTES) -> None:
         from palaestra import sandbox
 
         self.max_body_bytes, self.max_batch, self.timeout = max_body_bytes, max_batch, timeout
@@ -188,6 +234,8 @@ class RewardServer(BoundedHTTPServer):
         self.hosts = allowed_hosts(address[0])
         self.queue_seconds = queue_seconds
         self.slots = threading.BoundedSemaphore(max_concurrent)
+        self.memory = MemoryBudget(max_memory_bytes)
+        self.parsing = threading.Lock()
         # Every sandbox job judged here runs within the server's budget, whatever a label says.
         sandbox.set_ceiling(sandbox.Limits(wall_seconds=job_seconds, cpu_seconds=job_seconds,
                                            compile_seconds=max(job_seconds, 10.0)))
@@ -198,6 +246,10 @@ class RewardServer(BoundedHTTPServer):
     def url(self) -> str:
         host, port = self.server_address[:2]
         return f"http://{host}:{port}/get_reward"
+
+
+class _DictLabel(str):
+    """A label sent as a JSON object, kept as its text until the request has its share of the memory budget."""
 
 
 class _RewardHandler(BoundedHandler):
@@ -215,8 +267,16 @@ class _RewardHandler(BoundedHandler):
     def log_message(self, format: str, *args: Any) -> None:  # quiet: a trainer makes many requests
         return
 
+    def _unauthorized(self) -> bool:
+        """Answers 401 (and True) a request without the server's token, whatever its method and path."""
+        if token_matches(self.server.token, self.headers.get("Authorization")):
+            return False
+        self.close_connection = True
+        self._send(401, {"detail": "a valid 'Authorization: Bearer TOKEN' header is required"})
+        return True
+
     def do_GET(self) -> None:
-        if self._refused():
+        if self._refused() or self._unauthorized():
             return
         if self.path == "/health":
             self._send(200, {"status": "ok"})
@@ -224,47 +284,78 @@ class _RewardHandler(BoundedHandler):
             self._send(404, {"detail": "not found"})
 
     def do_POST(self) -> None:
+        if self._refused() or self._unauthorized():
+            return
         if self.path.rstrip("/") != "/get_reward":
+            self.close_connection = True  # its body, unread, would be taken for the next request
             self._send(404, {"detail": "POST /get_reward"})
-            return
-        if self._refused():
-            return
-        if not token_matches(self.server.token, self.headers.get("Authorization")):
-            self.close_connection = True
-            self._send(401, {"detail": "a valid 'Authorization: Bearer TOKEN' header is required"})
             return
         if not is_json(self.headers.get("Content-Type")):
             self.close_connection = True
             self._send(415, {"detail": JSON_REQUIRED})
             return
-        length = self.headers.get("Content-Length", "")
+        length = self.headers.get("Content-Length", "").strip()
         if not (length.isascii() and length.isdigit()):
+            self.close_connection = True  # a chunked body, unread, would be taken for the next request
             self._send(411, {"detail": "a Content-Length is required"})
             return
-        if int(length) > self.server.max_body_bytes:
+        if len(length) > 18 or int(length) > self.server.max_body_bytes:  # int() of 4,301 digits raises
             self.close_connection = True
             self._send(413, {"detail": f"body larger than {self.server.max_body_bytes} bytes"})
             return
-        body = self._read_body(int(length))
-        if body is None:
-            self.close_connection = True
-            self._send(408, {"detail": f"the body did not arrive within {self.server.body_timeout:g} s"})
-            return
-        if not self.server.slots.acquire(timeout=self.server.queue_seconds):  # queued: wait for a judging slot
-            self._send(503, {"detail": f"busy for {self.server.queue_seconds:g} s: retry"})
-            return
+        held = [0]  # bytes of the memory budget this request holds
         try:
-            self._send(*self._answer(body))
+            body = self._read_body(int(length), held)
+            if body is None:
+                self.close_connection = True
+                if held[0] < 0:
+                    self._send(503, {"detail": "the server's memory for requests is taken: retry"})
+                else:
+                    self._send(408, {"detail": f"the body did not arrive within {self.server.body_timeout:g} s"})
+                return
+            parsed = self._parse(body)
+            del body
+            if isinstance(parsed, tuple) and isinstance(parsed[0], int):
+                self._send(*parsed)
+                return
+            queries, prompts, labels, cost = parsed
+            deadline = time.monotonic() + self.server.queue_seconds
+            more = cost - held[0] - FREE_BYTES
+            if more > self.server.memory.total:
+                self._send(413, {"detail": "the labels are too large to judge"})
+                return
+            if not self.server.memory.take(more, deadline):
+                self._send(503, {"detail": f"busy for {self.server.queue_seconds:g} s: retry"})
+                return
+            held[0] += max(more, 0)
+            if not self.server.slots.acquire(timeout=max(deadline - time.monotonic(), 0)):  # queued: wait for a slot
+                self._send(503, {"detail": f"busy for {self.server.queue_seconds:g} s: retry"})
+                return
+            try:
+                self._send(*self._answer(queries, prompts, labels))
+            finally:
+                self.server.slots.release()
         finally:
-            self.server.slots.release()
+            self.server.memory.give(held[0])
 
-    def _read_body(self, length: int) -> bytes | None:
-        """The body, or None if it did not all arrive within ``body_timeout`` seconds."""
+    def _read_body(self, length: int, held: list[int]) -> bytes | None:
+        """The body, or None if it did not all arrive within ``body_timeout`` seconds (or, ``held[0]`` then -1,
+        the memory budget had no room for it); bytes past the first ``FREE_BYTES`` take their share of the
+        budget (``held[0]``) before they are read."""
         chunks, got = [], 0
+        deadline = time.monotonic() + self.server.body_timeout
         try:
             with self.read_within(self.server.body_timeout):
                 while got < length:
-                    chunk = self.rfile.read1(min(length - got, 1 << 20))
+                    want = min(length - got, 1 << 20)
+                    need = got + want - FREE_BYTES - held[0]
+                    if need > 0:
+                        if not self.server.memory.take(need, deadline):
+                            self.server.memory.give(held[0])
+                            held[0] = -1
+                            return None
+                        held[0] += need
+                    chunk = self.rfile.read1(want)
                     if not chunk:
                         return None
                     chunks.append(chunk)
@@ -273,18 +364,34 @@ class _RewardHandler(BoundedHandler):
             return None
         return b"".join(chunks)
 
-    def _answer(self, body: bytes) -> tuple[int, dict[str, Any]]:
-        try:
-            data = json.loads(body)
-            queries, prompts, labels = data["query"], data.get("prompts"), data.get("labels")
-        except (ValueError, KeyError, TypeError, RecursionError):
-            return 400, {"detail": 'expected JSON {"query": [...], "prompts": [...], "labels": [...]}'}
-        if not isinstance(queries, list) or not isinstance(prompts, list) or not isinstance(labels, list):
-            return 400, {"detail": "query, prompts and labels must be lists (labels: the problems' JSON)"}
-        if len(queries) > self.server.max_batch:
-            return 413, {"detail": f"more than {self.server.max_batch} samples in one request"}
-        if not len(queries) == len(prompts) == len(labels):
-            return 400, {"detail": "query, prompts and labels must have the same length"}
+    def _parse(self, body: bytes) -> tuple[Any, ...]:
+        """``(queries, prompts, labels, cost)`` or ``(status, payload)``. One body is parsed at a time and only three
+        lists of strings (dict labels as their JSON text) leave it: a body of ``[],`` parses to 25 times its size,
+        dropped here. ``cost``: the bytes the request may hold while judged (its strings, and its labels parsed)."""
+        bad = (400, {"detail": 'expected JSON {"query": [...], "prompts": [...], "labels": [...]}'})
+        with self.server.parsing:
+            try:
+                data = json.loads(body)
+                queries, prompts, labels = data["query"], data.get("prompts"), data.get("labels")
+            except (ValueError, KeyError, TypeError, RecursionError):
+                return bad
+            del data
+            if not isinstance(queries, list) or not isinstance(prompts, list) or not isinstance(labels, list):
+                return 400, {"detail": "query, prompts and labels must be lists (labels: the problems' JSON)"}
+            if len(queries) > self.server.max_batch:
+                return 413, {"detail": f"more than {self.server.max_batch} samples in one request"}
+            if not len(queries) == len(prompts) == len(labels):
+                return 400, {"detail": "query, prompts and labels must have the same length"}
+            if not all(isinstance(q, str) for q in queries) or not all(isinstance(p, str) for p in prompts):
+                return 400, {"detail": "query and prompts must be lists of strings"}
+            if not all(isinstance(label, (str, dict)) for label in labels):
+                return 400, {"detail": "each label must be a problem's JSON (text or an object)"}
+            labels = [label if isinstance(label, str) else _DictLabel(json.dumps(label)) for label in labels]
+        cost = len(body) + sum(len(str(label)) + TOKEN_BYTES * _json_values(str(label)) for label in labels)
+        return queries, prompts, labels, cost
+
+    def _answer(self, queries: list[str], prompts: list[str], labels: list[Any]) -> tuple[int, dict[str, Any]]:
+        labels = [json.loads(label) if isinstance(label, _DictLabel) else label for label in labels]
         try:
             problems = checked_labels(labels, self.server.max_level)
         except ValueError as exc:

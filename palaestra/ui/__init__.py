@@ -24,6 +24,11 @@ browser cannot drive the server: requests addressed to another ``Host`` (DNS reb
 ``Origin`` 403, and POST bodies must be ``application/json`` (415 otherwise; see
 :mod:`palaestra.core.browser_guard`).
 
+Bound beyond loopback, the playground requires a token (``$PALAESTRA_SERVER_TOKEN``; ``serve_ui(token=...)``): it
+plays code envs, whose replies run in the sandbox, and shows reference answers, so it refuses to start without one.
+Every request then carries ``Authorization: Bearer TOKEN`` or the cookie the page gets by opening
+``/?token=TOKEN`` once (``HttpOnly``, ``SameSite=Strict``; the token is compared in constant time); others get 401.
+
 Example::
 
     palaestra ui --port 8765      # then open http://127.0.0.1:8765/
@@ -31,7 +36,9 @@ Example::
 
 from __future__ import annotations
 
+import hmac
 import json
+import os
 import re
 import secrets
 import threading
@@ -58,6 +65,8 @@ HEADER_SECONDS = 10  # a request's line and headers, in all (a byte at a time us
 BODY_SECONDS = 30
 STATS_SEEDS = 6  # problems per level behind each chart point: enough to show the trend, quick to compute
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+TOKEN_ENV = "PALAESTRA_SERVER_TOKEN"
+COOKIE = "palaestra_token"
 _COUNT = re.compile(r"[0-9]{1,18}")
 
 
@@ -196,9 +205,29 @@ def _page() -> bytes:
     return resources.files("palaestra.ui").joinpath("page.html").read_bytes()
 
 
-def make_handler(playground: Playground, host: str = "127.0.0.1") -> type[BaseHTTPRequestHandler]:
+def _token_given(headers: Any, query: str) -> list[str]:
+    """The tokens a request offers: a Bearer credential, the page's cookie, a ``token`` query parameter."""
+    given = []
+    scheme, _, value = (headers.get("Authorization") or "").partition(" ")
+    if scheme.lower() == "bearer":
+        given.append(value)
+    for header in headers.get_all("Cookie") or []:
+        for part in header.split(";"):
+            name, _, value = part.strip().partition("=")
+            if name == COOKIE:
+                given.append(value)
+    given.extend(parse_qs(query).get("token", [])[:1])
+    return given
+
+
+def make_handler(playground: Playground, host: str = "127.0.0.1",
+                 token: str | None = None) -> type[BaseHTTPRequestHandler]:
     page = _page()
     hosts = allowed_hosts(host)
+    if token and not re.fullmatch(r"[A-Za-z0-9._~+/=-]{8,512}", token):
+        raise ValueError("the playground's token must be 8 to 512 characters of letters, digits and ._~+/=- "
+                         "(it travels in a cookie)")
+    secret = token.encode() if token else None
 
     class Handler(BoundedHandler):
         server_version = "palaestra-ui"
@@ -227,12 +256,37 @@ def make_handler(playground: Playground, host: str = "127.0.0.1") -> type[BaseHT
                 self._json(HTTPStatus.BAD_REQUEST, {"error": str(message)})
 
         def _refused(self) -> bool:
-            """Answers (and True) a request a foreign web page may have sent: a foreign Host or Origin."""
-            refused = refusal(self.headers, hosts, token=False)
+            """Answers (and True) a request a foreign web page may have sent (a foreign Host, unless there is a
+            token, or Origin), or one without the token when there is one."""
+            refused = refusal(self.headers, hosts, token=secret is not None)
             if refused is not None:
                 self.close_connection = True
                 self._json(refused[0], {"error": refused[1]})
-            return refused is not None
+                return True
+            if secret is None:
+                return False
+            offered = _token_given(self.headers, urlparse(self.path).query)
+            # compare every offer (constant time each), so the answer's timing tells nothing about which matched
+            matched = [hmac.compare_digest(value.encode("utf-8", "surrogateescape"), secret) for value in offered]
+            if any(matched):
+                return False
+            self.close_connection = True
+            self._json(HTTPStatus.UNAUTHORIZED, {"error": "this playground needs its token: open /?token=TOKEN once, "
+                                                          "or send 'Authorization: Bearer TOKEN'"})
+            return True
+
+        def _with_cookie(self) -> bool:
+            """Answers (and True) the page opened as ``/?token=TOKEN``: it sets the cookie and sends the browser to
+            ``/`` (the token leaves the address bar and the history)."""
+            if secret is None or "token" not in parse_qs(urlparse(self.path).query):
+                return False
+            self.send_response(HTTPStatus.SEE_OTHER)
+            self.send_header("Location", "/")
+            self.send_header("Set-Cookie", f"{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/")
+            self.send_header("Content-Length", "0")
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            return True
 
         def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
             if self._refused():
@@ -240,6 +294,8 @@ def make_handler(playground: Playground, host: str = "127.0.0.1") -> type[BaseHT
             url = urlparse(self.path)
             query = {k: v[0] for k, v in parse_qs(url.query).items()}
             if url.path in ("/", "/index.html"):
+                if self._with_cookie():
+                    return None
                 return self._send(HTTPStatus.OK, page, "text/html; charset=utf-8")
             if url.path == "/favicon.ico":
                 return self._send(HTTPStatus.NO_CONTENT, b"", "image/x-icon")
@@ -273,12 +329,9 @@ def make_handler(playground: Playground, host: str = "127.0.0.1") -> type[BaseHT
             except OSError:  # the body did not come in time
                 self.close_connection = True
                 return self._json(HTTPStatus.REQUEST_TIMEOUT, {"error": f"the body did not arrive in {BODY_SECONDS} s"})
-            try:
-                body = json.loads(raw or b"{}")
-                if not isinstance(body, dict):
-                    raise ValueError("the request body must be a JSON object")
-            except (ValueError, RecursionError) as exc:
-                return self._json(HTTPStatus.BAD_REQUEST, {"error": f"bad JSON: {str(exc)[:200]}"})
+            body = _parse_body(raw)
+            if isinstance(body, str):
+                return self._json(HTTPStatus.BAD_REQUEST, {"error": body})
             routes = {
                 "/api/reset": lambda: playground.reset(str(body["id"]), body.get("level", 0),
                                                        _seed(body.get("seed", 0))),
@@ -292,6 +345,25 @@ def make_handler(playground: Playground, host: str = "127.0.0.1") -> type[BaseHT
             self._answer(route)
 
     return Handler
+
+
+_PARSING = threading.Lock()
+
+
+def _parse_body(raw: bytes) -> dict[str, Any] | str:
+    """A POST body: a JSON object of plain values (text, numbers, booleans, null), or why not. One body is parsed at
+    a time and nothing else leaves the parse: a 1 MB body of ``[],`` parses to 26 MB, and 64 connections parsing
+    such bodies at once took the server to 1.7 GB."""
+    with _PARSING:
+        try:
+            body = json.loads(raw or b"{}")
+        except (ValueError, RecursionError) as exc:
+            return f"bad JSON: {str(exc)[:200]}"
+        if not isinstance(body, dict):
+            return "bad JSON: the request body must be a JSON object"
+        if not all(isinstance(value, (str, int, float, bool)) or value is None for value in body.values()):
+            return "bad JSON: the request's fields must be plain values (text, numbers), not lists or objects"
+        return body
 
 
 def _int(value: str, name: str) -> int:
@@ -314,21 +386,30 @@ def _text(value: Any) -> str:
     return value
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8765, playground: Playground | None = None) -> BoundedHTTPServer:
+def make_server(host: str = "127.0.0.1", port: int = 8765, playground: Playground | None = None,
+                token: str | None = None) -> BoundedHTTPServer:
     """The playground's HTTP server (not started). Binds ``host`` (loopback by default); answers requests addressed
     to ``host`` or a loopback name (a wildcard bind: loopback names only). At most ``MAX_CONNECTIONS`` connections
     at once (more wait to be accepted), each request's line and headers within ``HEADER_SECONDS``, its body within
-    ``BODY_SECONDS``, an idle keep-alive connection closed after ``IDLE_SECONDS``."""
-    return BoundedHTTPServer((host, port), make_handler(playground or Playground(), host),
+    ``BODY_SECONDS``, an idle keep-alive connection closed after ``IDLE_SECONDS``. With a ``token``, every request
+    needs it (see the module); ``serve_ui`` refuses a non-loopback ``host`` without one."""
+    return BoundedHTTPServer((host, port), make_handler(playground or Playground(), host, token),
                              max_connections=MAX_CONNECTIONS, idle_timeout=IDLE_SECONDS, header_timeout=HEADER_SECONDS)
 
 
-def serve_ui(host: str = "127.0.0.1", port: int = 8765, max_level: int = SERVED_LEVEL_MAX) -> None:
-    """Serve the playground until interrupted; prints the address once it is ready to answer."""
-    server = make_server(host, port, Playground(max_level=max_level))
+def serve_ui(host: str = "127.0.0.1", port: int = 8765, max_level: int = SERVED_LEVEL_MAX,
+             token: str | None = None) -> None:
+    """Serve the playground until interrupted; prints the address once it is ready to answer. ``token`` (default
+    ``$PALAESTRA_SERVER_TOKEN``) is required for a ``host`` other than loopback."""
+    token = token or os.environ.get(TOKEN_ENV) or None
+    if host not in LOOPBACK and not token:
+        raise SystemExit(f"refusing to serve the playground on {host!r} without a token: anyone who can reach it could "
+                         f"run code in the sandbox and read reference answers. Set ${TOKEN_ENV} and open "
+                         "/?token=TOKEN once in the browser.")
+    server = make_server(host, port, Playground(max_level=max_level), token)
     where = f"http://{host if ':' not in host else f'[{host}]'}:{server.server_address[1]}/"
     if host not in LOOPBACK:
-        print(f"warning: the playground is reachable from other machines at {where}: it has no authentication")
+        print(f"the playground is reachable from other machines at {where}: open {where}?token=... once")
     if host.strip("[]") in ("", "0.0.0.0", "::"):
         print("note: bound to every address, it answers only requests addressed to localhost, 127.0.0.1 or [::1] "
               "(a port forward); bind a specific address to be reached by that address")
