@@ -138,7 +138,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_ui(args: argparse.Namespace) -> int:
     from palaestra.ui import serve_ui
 
-    serve_ui(args.host, args.port, max_level=args.max_level)
+    serve_ui(args.host, args.port, max_level=args.max_level, token=args.token)
     return 0
 
 
@@ -543,6 +543,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=port_number, default=8765, help="TCP port (default 8765; 0 picks a free one)")
     p.add_argument("--max-level", type=level_number, default=9,
                    help="the highest level a page may ask for (default 9; unbounded envs' far levels take long)")
+    p.add_argument("--token", default=None,
+                   help="required of every request (or $PALAESTRA_SERVER_TOKEN); needed to bind beyond loopback: open "
+                        "/?token=TOKEN once in the browser")
     p.set_defaults(func=cmd_ui)
 
     p = sub.add_parser("play", help="play an environment in the terminal")
