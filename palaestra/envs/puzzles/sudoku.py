@@ -9,19 +9,25 @@ or, at the top levels, by a SAT solver proving that no solution puts another dig
 as assumptions). Re-filling the cells in reverse removal order rebuilds the grid, so every
 puzzle has a unique solution by construction.
 
-Version 2: the top level keeps only puzzles that naked and hidden singles alone do not finish (declared as the
-heuristic ``naked and hidden singles``). In version 1 that textbook rule, repeated until it stalled, solved 52%
-of the 22-clue level 4 puzzles (60 seeds; 98% at level 3, 100% below), so half the top level never needed a
-search; now it solves none there. Levels 0-3 are unchanged (the same problems for every seed).
+Version 2: the top level kept only puzzles that naked and hidden singles alone do not finish. In version 1 that
+textbook rule, repeated until it stalled, solved 52% of the 22-clue level 4 puzzles (60 seeds; 98% at level 3, 100%
+below), so half the top level never needed a search.
+
+Version 3: the top level keeps only puzzles that the textbook human techniques do not finish: naked and hidden
+singles, locked candidates (pointing and claiming) and naked pairs, applied until they stall (declared as the
+heuristic ``singles, locked candidates and naked pairs``). In version 2 they finished 20% of the level 4 puzzles
+(40 seeds); now none, so the top level needs a search or a rarer technique (triples, hidden pairs, wings, chains).
+Levels 0-3 are unchanged (the same problems for every seed; the techniques finish all of levels 0-2 and 98% of level
+3, which is fine for the lower levels).
 
 The verifier accepts any complete valid grid that keeps the givens, written as n lines of n
 digits (spaces, commas, ``|`` and separator lines such as ``------+------`` are ignored).
 
-Generation speed: about 150 problems/s at level 4 on this 2-core machine (270 in version 1: about half the level 4
-draws are redrawn because singles finish them). About 75% of the time of a draw is loading the
-9x9 rule encoding (about 12,000 clauses) into a fresh SAT solver for each puzzle, one clause at a time through
-pysat, and most of the rest is the proofs that each emptied cell is still forced; a fresh solver per puzzle
-keeps every problem a function of its seed alone, and the proofs make the solution unique.
+Generation speed: about 11 ms of CPU per problem at level 4 on this 2-core machine (about 3.4 draws a problem:
+about 70% of the draws are redrawn because the techniques finish them), under 4 ms below. One SAT solver, loaded
+with the 9x9 rule encoding (about 12,000 clauses, most of a single draw's time), serves all the draws of one
+problem; the givens are passed as assumptions, so each problem stays a function of its seed alone, and the proofs
+that each emptied cell is still forced make the solution unique.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import cache
 
@@ -49,7 +56,7 @@ class Sudoku(Task):
     family = "puzzles"
     seed_id = "grid/sudoku"  # moved from grid/ in round 3; same problems
     aliases = {"grid/sudoku": {"version": 1}}
-    version = 2
+    version = 3  # v3: the top level redraws puzzles that singles, locked candidates and naked pairs finish
     description = "Complete a Sudoku grid that has a unique solution."
     tags = ("puzzle", "grid", "constraint-satisfaction")
     multiline = True  # the grid spans n lines, so the last_line format cannot carry it
@@ -60,34 +67,39 @@ class Sudoku(Task):
         box_cols: int
         target_clues: int  # stop emptying cells once this few givens remain
         search: bool  # also empty cells that only a search (not a single) proves forced
-        beyond_singles: bool = False  # keep only puzzles that naked and hidden singles alone do not finish
+        beyond_textbook: bool = False  # keep only puzzles that singles, locked candidates and naked pairs do not finish
 
     presets = (
         Config(box_rows=2, box_cols=2, target_clues=6, search=False),
         Config(box_rows=2, box_cols=3, target_clues=13, search=False),
         Config(box_rows=3, box_cols=3, target_clues=34, search=False),
         Config(box_rows=3, box_cols=3, target_clues=28, search=True),
-        Config(box_rows=3, box_cols=3, target_clues=22, search=True, beyond_singles=True),
+        Config(box_rows=3, box_cols=3, target_clues=22, search=True, beyond_textbook=True),
     )
     bounded = "past the presets generation gets too slow (over 1 s of CPU at level 5)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         layout = _layout(config.box_rows, config.box_cols)
 
-        def draw() -> tuple[list[int], list[int]]:
+        def draw(solver: SatSolver | None) -> tuple[list[int], list[int]]:
             solution = _solved_grid(rng, layout)
             order = list(range(layout.n * layout.n))
             rng.shuffle(order)
             puzzle = _dig_singles(solution, layout, order, config.target_clues)
-            if config.search:
-                puzzle = _dig_by_search(puzzle, solution, layout, order, config.target_clues)
+            if solver is not None:
+                puzzle = _dig_by_search(puzzle, solver, layout, order, config.target_clues)
             return solution, puzzle
 
         def hard_enough(drawn: tuple[list[int], list[int]]) -> bool:
-            return not config.beyond_singles or 0 in _fill_singles(drawn[1], layout)
+            return not config.beyond_textbook or 0 in _deduce(drawn[1], layout, prune=True)
 
-        # about half the 22-clue puzzles fall to singles alone: 40 draws all do with chance about 1e-11
-        solution, puzzle = retry(draw, hard_enough, attempts=40, what="a Sudoku that singles alone do not finish")
+        # One solver serves every draw of this problem (the givens are assumptions, so a draw's proofs do not
+        # depend on the draws before it): loading the rules is most of a draw's time. About 70% of the 22-clue
+        # draws fall to the textbook techniques: 80 draws all do with chance about 1e-12.
+        rules = _rules_cnf(config.box_rows, config.box_cols)
+        with SatSolver(rules, _PROOF_BUDGET) if config.search else nullcontext() as solver:
+            solution, puzzle = retry(lambda: draw(solver), hard_enough, attempts=80,
+                                     what="a Sudoku that textbook techniques do not finish")
         n = layout.n
         givens = ["".join(str(v) if v else "." for v in puzzle[r * n : (r + 1) * n]) for r in range(n)]
         box = f"{config.box_rows}x{config.box_cols} box" + (
@@ -151,8 +163,12 @@ class Sudoku(Task):
         return Verdict.right()
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        """Naked and hidden singles only, repeated until they stop (empty cells left as 0)."""
-        return {"naked and hidden singles": _singles_answer}
+        """Naked and hidden singles, repeated until they stop, with and without the textbook eliminations (locked
+        candidates, naked pairs) whenever singles stall; the cells they cannot reach are written as 0."""
+        return {
+            "naked and hidden singles": lambda problem: _deduced_answer(problem, prune=False),
+            "singles, locked candidates and naked pairs": lambda problem: _deduced_answer(problem, prune=True),
+        }
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
@@ -207,6 +223,9 @@ class _Layout:
     stack_rows: list[list[int]]  # per cell: mask of boxes -> rows those boxes cover in the cell's stack
     box_row_cover: list[list[int]]  # per cell: mask of rows -> positions of the cell's box on them
     box_col_cover: list[list[int]]  # per cell: mask of columns -> positions of the cell's box on them
+    units: list[list[int]]  # the cells of each row, then each column, then each box
+    cell_units: list[tuple[int, int, int]]  # per cell: the indices in ``units`` of its row, column and box
+    peers: list[list[int]]  # per cell: the other cells sharing a unit with it
 
 
 @cache
@@ -237,6 +256,9 @@ def _layout(box_rows: int, box_cols: int) -> _Layout:
         box_row_cover.append([bits([p for p in range(n) if mask >> row_at[p] & 1]) for mask in masks])
         box_col_cover.append([bits([p for p in range(n) if mask >> col_at[p] & 1]) for mask in masks])
     cells = [(i // n, i % n) for i in range(n * n)]
+    cell_units = [(r, n + c, 2 * n + box_of(r, c)) for r, c in cells]
+    units = [[i for i in range(n * n) if u in cell_units[i]] for u in range(3 * n)]
+    peers = [sorted({j for u in cell_units[i] for j in units[u]} - {i}) for i in range(n * n)]
     return _Layout(
         n=n,
         box_rows=box_rows,
@@ -249,48 +271,85 @@ def _layout(box_rows: int, box_cols: int) -> _Layout:
         stack_rows=[stack_rows[c // box_cols] for _, c in cells],
         box_row_cover=[box_row_cover[box_of(r, c)] for r, c in cells],
         box_col_cover=[box_col_cover[box_of(r, c)] for r, c in cells],
+        units=units,
+        cell_units=cell_units,
+        peers=peers,
     )
 
 
-def _fill_singles(puzzle: list[int], layout: _Layout) -> list[int]:
-    """``puzzle`` (row-major, 0 for empty) with every cell that naked and hidden singles place, applied until
-    neither places another; the cells they cannot reach stay 0."""
+def _deduce(puzzle: list[int], layout: _Layout, prune: bool) -> list[int]:
+    """``puzzle`` (row-major, 0 for empty) with every cell that naked and hidden singles place, applied until they
+    stall; with ``prune`` the textbook eliminations of :func:`_prune` run whenever singles stall. The cells these
+    cannot reach stay 0. Candidates are bitmasks (bit d: digit d still possible)."""
     n = layout.n
     grid = puzzle[:]
-    units = [[i for i in range(n * n) if key[i] == u] for key in (layout.row, layout.col, layout.box) for u in range(n)]
-    peers: list[set[int]] = [set() for _ in range(n * n)]
-    for unit in units:
-        for i in unit:
-            peers[i].update(unit)
-    progress = True
-    while progress:
-        progress = False
-        candidates = {i: set(range(1, n + 1)) - {grid[j] for j in peers[i]} for i in range(n * n) if not grid[i]}
-        for i, digits in candidates.items():
-            if len(digits) == 1:  # a naked single
-                grid[i] = next(iter(digits))
-                progress = True
-        if progress:
-            continue
-        for unit in units:
-            placed = {grid[i] for i in unit}
-            for digit in range(1, n + 1):
-                spots = [i for i in unit if not grid[i] and digit in candidates[i]] if digit not in placed else []
-                if len(spots) == 1:  # a hidden single
-                    grid[spots[0]] = digit
-                    progress = True
-                    break
-            if progress:
-                break
-    return grid
+    cand = [((1 << n) - 1) << 1] * (n * n)
+
+    def place(i: int, digit: int) -> None:
+        grid[i], cand[i] = digit, 1 << digit
+        for j in layout.peers[i]:
+            cand[j] &= ~(1 << digit)
+
+    for i, digit in enumerate(puzzle):
+        if digit:
+            place(i, digit)
+    while True:
+        placed = False
+        for i in range(n * n):
+            if not grid[i] and cand[i] and not cand[i] & (cand[i] - 1):  # a naked single
+                place(i, cand[i].bit_length() - 1)
+                placed = True
+        for unit in layout.units if not placed else ():
+            once = twice = 0
+            for i in unit:
+                twice |= once & cand[i]
+                once |= cand[i]
+            for i in unit:
+                only = cand[i] & ~twice
+                if not grid[i] and only and not only & (only - 1):  # a hidden single: the unit's one spot for it
+                    place(i, only.bit_length() - 1)
+                    placed = True
+        if not placed and not (prune and _prune(cand, grid, layout)):
+            return grid
 
 
-def _singles_answer(problem: Problem) -> str:
-    box_rows, box_cols = problem.data["box_rows"], problem.data["box_cols"]
-    layout = _layout(box_rows, box_cols)
+def _prune(cand: list[int], grid: list[int], layout: _Layout) -> bool:
+    """Strike candidates by locked candidates (a digit's open cells in a unit all lie in one other unit: pointing
+    and claiming) and naked pairs (two cells of a unit left with the same two digits); True if any was struck."""
+    struck = False
+    for unit in layout.units:
+        open_cells = [i for i in unit if not grid[i]]
+        for digit in range(1, layout.n + 1):
+            bit = 1 << digit
+            spots = [i for i in open_cells if cand[i] & bit]
+            if not spots:
+                continue
+            for kind in range(3):  # 0 row, 1 column, 2 box
+                other = layout.cell_units[spots[0]][kind]
+                if all(layout.cell_units[i][kind] == other for i in spots):
+                    for j in layout.units[other]:
+                        if j not in unit and cand[j] & bit and not grid[j]:
+                            cand[j] &= ~bit
+                            struck = True
+        pairs: dict[int, list[int]] = {}
+        for i in open_cells:
+            if bin(cand[i]).count("1") == 2:
+                pairs.setdefault(cand[i], []).append(i)
+        for mask, cells in pairs.items():
+            if len(cells) == 2:
+                for j in open_cells:
+                    if j not in cells and cand[j] & mask:
+                        cand[j] &= ~mask
+                        struck = True
+    return struck
+
+
+def _deduced_answer(problem: Problem, prune: bool) -> str:
+    """The grid :func:`_deduce` reaches from the givens (cells it cannot reach written as 0)."""
+    layout = _layout(problem.data["box_rows"], problem.data["box_cols"])
     n = layout.n
     puzzle = [0 if ch == "." else int(ch) for row in problem.data["givens"] for ch in row]
-    grid = _fill_singles(puzzle, layout)
+    grid = _deduce(puzzle, layout, prune)
     return "\n".join("".join(map(str, grid[r * n : (r + 1) * n])) for r in range(n))
 
 
@@ -348,29 +407,28 @@ def _dig_singles(solution: list[int], layout: _Layout, order: list[int], target:
     return puzzle
 
 
-def _dig_by_search(puzzle: list[int], solution: list[int], layout: _Layout, order: list[int], target: int) -> list[int]:
-    """Empty further givens whose digit the SAT solver proves forced (no solution puts another digit there)."""
+def _dig_by_search(puzzle: list[int], solver: SatSolver, layout: _Layout, order: list[int], target: int) -> list[int]:
+    """Empty further givens whose digit ``solver`` (loaded with :func:`_rules_cnf`) proves forced: no solution
+    with the other givens puts another digit there."""
     puzzle = puzzle[:]
     clues = sum(1 for v in puzzle if v)
-    cnf = _rules_cnf(layout.box_rows, layout.box_cols)
     n = layout.n
-    with SatSolver(cnf, _PROOF_BUDGET) as solver:
-        for i in order:
-            if clues <= target:
-                break
-            v = puzzle[i]
-            if not v:
-                continue
-            puzzle[i] = 0
-            givens = [_digit_var(n, j, d) for j, d in enumerate(puzzle) if d]
-            try:
-                forced = not solver.satisfiable([*givens, -_digit_var(n, i, v)])
-            except BudgetExhausted:
-                forced = False  # not proven: keep the given, so uniqueness stays proven
-            if forced:
-                clues -= 1
-            else:
-                puzzle[i] = v
+    for i in order:
+        if clues <= target:
+            break
+        v = puzzle[i]
+        if not v:
+            continue
+        puzzle[i] = 0
+        givens = [_digit_var(n, j, d) for j, d in enumerate(puzzle) if d]
+        try:
+            forced = not solver.satisfiable([*givens, -_digit_var(n, i, v)])
+        except BudgetExhausted:
+            forced = False  # not proven: keep the given, so uniqueness stays proven
+        if forced:
+            clues -= 1
+        else:
+            puzzle[i] = v
     return puzzle
 
 
