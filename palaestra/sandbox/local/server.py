@@ -279,6 +279,100 @@ def _owner(pid: str) -> tuple[int | None, bool]:
     return uid, zombie
 
 
+def _children(pid: int) -> list[int]:
+    """The children of every thread of ``pid`` (none once it is gone)."""
+    found: list[int] = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                found += [int(child) for child in f.read().split()]
+        except OSError:
+            pass
+    return found
+
+
+def _unlinked_files(pids: list[int], dev: int) -> dict[tuple[int, int], int]:
+    """{(dev, inode): bytes on disk} of the regular files on device ``dev`` that ``pids`` hold open or
+    mapped but that no directory names any more (deleted, or made with ``O_TMPFILE``): disk that a walk of
+    the scratch dir does not see, and that stays taken as long as one of them holds the file."""
+    found: dict[tuple[int, int], int] = {}
+
+    def count(path: str) -> None:
+        try:
+            st = os.stat(path)  # through the magic link: the file itself, named or not
+        except OSError:
+            return
+        if st.st_nlink == 0 and st.st_dev == dev and stat.S_ISREG(st.st_mode):
+            found[(st.st_dev, st.st_ino)] = st.st_blocks * 512
+
+    for pid in pids:
+        try:
+            with os.scandir(f"/proc/{pid}/fd") as listing:
+                for entry in listing:
+                    count(entry.path)
+        except OSError:
+            pass
+        try:  # a mapping keeps a file after its fd is closed
+            with open(f"/proc/{pid}/maps", "rb") as f:
+                maps = f.read()
+        except OSError:
+            continue
+        for line in maps.splitlines():
+            if line.endswith(b" (deleted)"):
+                count(f"/proc/{pid}/map_files/{line.split(b' ', 1)[0].decode()}")
+    return found
+
+
+def remove_tree(path: str) -> None:
+    """Remove the directory ``path`` and everything in it, errors ignored, at any depth: a job can nest
+    directories deeper than ``shutil.rmtree`` recurses (Python 3.11 raises RecursionError past about a thousand
+    levels, which ``ignore_errors`` does not cover). One directory fd at a time (depth costs no fds), names
+    relative to it (no path grows past PATH_MAX), never following a symlink. Only for a tree no process
+    changes any more (a finished job's scratch dir)."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return
+    names: list[str] = []  # the directories entered below ``path``, by name
+    try:
+        while True:
+            sub = None
+            with os.scandir(fd) as listing:
+                for entry in listing:
+                    if entry.is_dir(follow_symlinks=False):
+                        sub = entry.name
+                        break
+                    try:
+                        os.unlink(entry.name, dir_fd=fd)
+                    except OSError:
+                        pass
+            if sub is not None:
+                child = os.open(sub, flags, dir_fd=fd)
+                os.close(fd)
+                fd, child = child, -1
+                names.append(sub)
+                continue
+            if not names:
+                break
+            parent = os.open("..", flags, dir_fd=fd)
+            os.close(fd)
+            fd, parent = parent, -1
+            os.rmdir(names.pop(), dir_fd=fd)  # fails only if something stays in it: then leave the rest
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
 def _status_limit(job: Job) -> int:
     """The largest frame a job's status pipe may carry: its output files and its compiler's output (base64,
     4/3 of their size) and room for the rest. A session reports only a few numbers per cell."""
@@ -617,7 +711,7 @@ class Server:
 
     def _release(self, slot: jail.Slot) -> None:
         if "tmpfs" not in self.layers:  # every process of the uid is dead by now: nothing races this
-            shutil.rmtree(slot.scratch, ignore_errors=True)
+            remove_tree(slot.scratch)
         if slot.uid is not None:  # System V IPC objects it left in the host's namespace, if it could
             syscalls.remove_ipc_of(slot.uid)
         self.free.append(slot.index)
@@ -897,15 +991,37 @@ class Server:
         except OSError:
             pass  # it may be gone already (or, unprivileged, a session's nice cannot go back up)
 
+    def _job_pids(self, job: Job) -> list[int]:
+        """The live processes of a job without a PID namespace: its first process and its descendants, and the
+        orphans among them (which this subreaper adopted: its children of the slot's uid that are not jobs)."""
+        roots = [job.pid]
+        if job.slot.uid is not None:
+            roots += [pid for pid in _children(os.getpid()) if pid not in self.jobs and _owner(str(pid))[0] == job.slot.uid]
+        seen: list[int] = []
+        while roots:
+            pid = roots.pop()
+            if pid not in seen:
+                seen.append(pid)
+                roots += _children(pid)
+        return seen
+
     def _scratch_within(self, job: Job) -> bool:
         """Without a tmpfs of its own, a job's scratch dir is on the host's disk: measure it
-        (bytes and entries) against what its tmpfs would allow."""
+        (bytes and entries) against what its tmpfs would allow, counting the files its processes
+        still hold that no directory names (a tmpfs counts those too)."""
         limits = job.limits
         most_bytes = int(limits["memory_bytes"])
         most_entries = int(limits["files"]) + len(job.spec["files"]) + 2
         if job.language.compiled:
             most_entries += COMPILE_INODES
-        used, entries = 0, 0
+        try:
+            dev = os.stat(job.slot.scratch).st_dev
+        except OSError:
+            dev = None
+        held = _unlinked_files(self._job_pids(job), dev) if dev is not None else {}
+        used, entries = sum(held.values()), len(held)
+        if used > most_bytes or entries > most_entries:
+            return False
         stack = [job.slot.scratch]
         while stack:
             try:

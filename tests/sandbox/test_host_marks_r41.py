@@ -1,0 +1,121 @@
+"""Hostile review, round 41: host metadata a job could still mark, disk a job could hold unseen, and a
+scratch tree the server could not remove.
+
+- ``futimens`` needs no writable fd, only write permission on the inode: with any fd of a world-writable
+  device node (``/dev/null``), a job set the host node's times at both tiers (a host write, and a channel
+  between jobs: another job reads them with ``stat``). At strict every host mount is now read-only in the
+  job's mount namespace (``EROFS``), while ``futimens`` on the job's own files still works. At standard (no
+  mount namespace) this stays open: seccomp cannot tell a device's fd from a scratch file's.
+- At standard the scratch dir is on the host's disk and the server measured it by walking it, so files a job
+  deleted (or made with ``O_TMPFILE``) but kept open took disk that no walk saw: 1.1 GiB held against a
+  256 MiB job until its wall limit. The server now counts what the job's processes hold open or mapped.
+- ``shutil.rmtree`` recurses once per level (Python 3.11: RecursionError past ~1,000, which
+  ``ignore_errors`` does not catch, in the server's main loop): the server removes a scratch dir with a
+  loop of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+
+import pytest
+
+from palaestra.sandbox import Limits, LocalBackend
+from palaestra.sandbox.local.jail import DEVICES
+from palaestra.sandbox.local.server import remove_tree
+
+TOUCH_DEVICES = f"""
+import os, time
+for path in {list(DEVICES)!r}:
+    fd = os.open(path, os.O_RDONLY)
+    before = os.stat(path).st_mtime_ns
+    time.sleep(0.02)  # past a coarse clock tick
+    try:
+        os.utime(fd)
+    except OSError as exc:
+        print("refused", path, exc.errno)
+    else:
+        print("TOUCHED" if os.stat(path).st_mtime_ns != before else "unchanged", path)
+    os.close(fd)
+"""
+
+
+def test_a_job_cannot_set_the_times_of_host_device_nodes(strongest: LocalBackend) -> None:
+    if "namespaces" not in strongest.probe().layers:
+        pytest.skip("needs a mount namespace (strict): at standard futimens on /dev/null is not isolated (README)")
+    jail = strongest
+    before = {path: os.stat(path).st_mtime_ns for path in DEVICES if os.path.exists(path)}
+    r = jail.run(TOUCH_DEVICES)
+    assert r.exit_code == 0, r
+    assert "TOUCHED" not in r.stdout, r
+    assert r.stdout.count("refused") + r.stdout.count("unchanged") == len(before), r
+    after = {path: os.stat(path).st_mtime_ns for path in before}
+    assert after == before, "a job changed the times of the host's device nodes"
+
+
+def test_touch_still_works_in_a_shell_job(jail: LocalBackend) -> None:
+    if not jail.languages()["bash"].available:
+        pytest.skip("no bash toolchain here")
+    r = jail.run("touch a && cp -p a b && echo ok; ls", language="bash")
+    assert r.exit_code == 0 and r.stdout == "ok\na\nb\nmain.sh\n", r
+
+
+def test_a_job_still_sets_the_times_of_its_own_files(jail: LocalBackend) -> None:
+    r = jail.run("import os\nfd = os.open('f', os.O_CREAT | os.O_WRONLY)\nos.utime(fd, (1, 1))\nprint(os.stat('f').st_mtime)")
+    assert r.exit_code == 0 and r.stdout == "1.0\n", r
+
+
+HOLD = """
+import os, time
+chunk = b"x" * (1 << 20)
+held = []
+try:
+    for i in range(40):
+        if {tmpfile}:
+            fd = os.open(".", os.O_TMPFILE | os.O_RDWR, 0o600)
+        else:
+            fd = os.open(f"u{{i}}", os.O_RDWR | os.O_CREAT, 0o600)
+            os.unlink(f"u{{i}}")
+        held.append(fd)
+        for _ in range(16):
+            os.write(fd, chunk)
+except OSError as exc:
+    print("refused", exc.errno)
+print("held MiB", 16 * len(held), flush=True)
+time.sleep(1.5)
+print("alive")
+"""
+
+
+@pytest.mark.parametrize("tmpfile", [False, True], ids=["unlinked", "tmpfile"])
+def test_files_a_job_holds_unnamed_count_against_its_scratch(jail: LocalBackend, tmpfile: bool) -> None:
+    limits = Limits(wall_seconds=4, cpu_seconds=4, memory_bytes=128 << 20)
+    r = jail.run(HOLD.format(tmpfile=tmpfile), limits=limits)
+    stopped = r.exit_code is None and r.memory_exceeded
+    refused = "refused" in r.stdout  # a tmpfs of its own is full
+    assert stopped or refused, r
+    assert "held MiB 640" not in r.stdout, r
+
+
+def test_a_scratch_tree_of_any_depth_is_removed() -> None:
+    root = tempfile.mkdtemp(prefix="palaestra-deep-")
+    try:
+        fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+        for _ in range(max(1500, sys.getrecursionlimit() + 100)):
+            os.mkdir("d", dir_fd=fd)
+            with open(os.open("f", os.O_CREAT | os.O_WRONLY, 0o600, dir_fd=fd), "w") as f:
+                f.write("x")
+            os.symlink("/etc", "l", dir_fd=fd)
+            child = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        os.close(fd)
+        remove_tree(root)
+        assert not os.path.exists(root)
+        assert os.path.exists("/etc/passwd") or os.path.isdir("/etc")  # a symlink is removed, not followed
+    finally:
+        if os.path.exists(root):
+            shutil.rmtree(root, ignore_errors=True)
