@@ -9,6 +9,8 @@ scratch tree the server could not remove.
 - At standard the scratch dir is on the host's disk and the server measured it by walking it, so files a job
   deleted (or made with ``O_TMPFILE``) but kept open took disk that no walk saw: 1.1 GiB held against a
   256 MiB job until its wall limit. The server now counts what the job's processes hold open or mapped.
+- Without a cgroup (standard) memory was capped per process only: a job of n processes used n times its
+  limit. The server now measures the proportional set size of the job's processes together.
 - ``shutil.rmtree`` recurses once per level (Python 3.11: RecursionError past ~1,000, which
   ``ignore_errors`` does not catch, in the server's main loop): the server removes a scratch dir with a
   loop of its own.
@@ -119,3 +121,48 @@ def test_a_scratch_tree_of_any_depth_is_removed() -> None:
     finally:
         if os.path.exists(root):
             shutil.rmtree(root, ignore_errors=True)
+
+
+SPREAD = """
+import os, time
+for k in range(8):
+    if os.fork() == 0:
+        try:
+            block = bytearray(100 << 20)
+            for i in range(0, len(block), 4096):
+                block[i] = 1
+            print("child has 100 MiB", flush=True)
+        except MemoryError:
+            pass
+        time.sleep(2)
+        os._exit(0)
+time.sleep(2.5)
+print("parent done")
+"""
+
+FORKS_AND_ONE_BLOCK = """
+import os
+pids = []
+for k in range(12):
+    pid = os.fork()
+    if pid == 0:
+        os._exit(sum(range(100000)) % 7)
+    pids.append(pid)
+codes = [os.waitstatus_to_exitcode(os.waitpid(p, 0)[1]) for p in pids]
+block = bytearray(150 << 20)
+for i in range(0, len(block), 4096):
+    block[i] = 1
+print(len(codes), len(block) >> 20)
+"""
+
+
+def test_memory_spread_over_processes_is_bounded_per_job(jail: LocalBackend) -> None:
+    """Without a cgroup (standard) each process had its own RLIMIT_AS: 12 children of 200 MiB used 2.36 GiB
+    of RSS against a 256 MiB job, unreported. The server now measures the job's processes together (PSS)."""
+    r = jail.run(SPREAD, limits=Limits(wall_seconds=5, cpu_seconds=5, memory_bytes=128 << 20))
+    assert r.memory_exceeded, r
+
+
+def test_a_job_within_its_memory_is_left_alone(jail: LocalBackend) -> None:
+    r = jail.run(FORKS_AND_ONE_BLOCK, limits=Limits(wall_seconds=5, cpu_seconds=5, memory_bytes=256 << 20))
+    assert r.exit_code == 0 and r.stdout == "12 150\n" and not r.memory_exceeded, r

@@ -61,6 +61,11 @@ MAX_BLOCKS = 40
 PIPE_GRACE = 0.5  # seconds to wait for EOF on output pipes once the monitor is gone
 READ_CHUNK = 1 << 16
 SCRATCH_CHECK = 0.05  # seconds between measurements of a scratch dir on the host's disk
+MEMORY_CHECK = 0.1  # seconds between measurements of the memory of a job without a cgroup
+# A measurement of a job without a tmpfs or a cgroup reads /proc (its processes' fds, mappings, page tables),
+# which the job can make long (many mappings): the next one waits this many times as long beyond its interval,
+# so one job's measurements take at most about a tenth of the server's time.
+CHECK_COST_RATIO = 9
 COMPILE_SLACK = 1.0
 # Fairness: a run's CPU weight falls as the CPU it has used grows (least attained service, in
 # levels: CPU_POLICIES), so a short job, which starts at the top, outweighs the CPU hogs (which
@@ -216,6 +221,8 @@ class Job:
     cpu_base: float = 0.0  # CPU seconds before a session's cell in flight, or before a compiled program
     scratch_checked: float = 0.0  # without a tmpfs, when its scratch dir was last measured
     scratch_exceeded: bool = False
+    memory_checked: float = 0.0  # without a cgroup, when the memory of its processes was last measured
+    memory_over: bool = False  # stopped for that memory
 
     @property
     def limits(self) -> dict[str, Any]:
@@ -371,6 +378,37 @@ def remove_tree(path: str) -> None:
         os.rmdir(path)
     except OSError:
         pass
+
+
+def _resident_anonymous(pids: list[int]) -> int:
+    """An upper bound on the memory ``pids`` use together, from counters the kernel keeps (cheap): the sum of
+    their resident anonymous pages, counting a page that processes share copy-on-write in each of them."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as f:
+                resident, shared = (int(x) for x in f.read().split()[1:3])
+        except (OSError, ValueError):
+            continue
+        total += max(0, resident - shared) * page
+    return total
+
+
+def _proportional_memory(pids: list[int]) -> int:
+    """The memory ``pids`` use together: the sum of their proportional set sizes (a page shared by n
+    processes counts 1/n in each, so pages a fork shares copy-on-write count once)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+                for line in f:
+                    if line.startswith(b"Pss:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+        except (OSError, ValueError):
+            pass
+    return total
 
 
 def _status_limit(job: Job) -> int:
@@ -1005,6 +1043,20 @@ class Server:
                 roots += _children(pid)
         return seen
 
+    def _memory_within(self, job: Job) -> bool:
+        """Without a cgroup, each process is capped by its RLIMIT_AS alone, so a job of n processes could use n
+        times its memory: measure them together against what its cgroup would allow (its program's limit, or
+        the compiler's until the program got its go). The kernel's counters first (an upper bound: a page
+        shared copy-on-write counts in each process); only past the limit by those, the exact measure (the
+        proportional set sizes, which walk every page table: the caller spaces the next look by its cost)."""
+        most = int(job.limits["memory_bytes"]) + self.baseline_rss
+        if job.language.compiled and job.run_start is None and job.sid is None:
+            most = max(most, int(job.limits["compile_memory_bytes"]) + self.baseline_rss)
+        pids = self._job_pids(job)
+        if len(pids) <= 1 or _resident_anonymous(pids) <= most:  # one process: its RLIMIT_AS bounds it
+            return True
+        return _proportional_memory(pids) <= most
+
     def _scratch_within(self, job: Job) -> bool:
         """Without a tmpfs of its own, a job's scratch dir is on the host's disk: measure it
         (bytes and entries) against what its tmpfs would allow, counting the files its processes
@@ -1129,6 +1181,7 @@ class Server:
             "timed_out": job.timed_out or over_cpu or bool(compiled.get("timed_out")),
             "memory_exceeded": oom
             or job.scratch_exceeded
+            or job.memory_over
             or bool(compiled.get("memory") or compiled.get("memory_after"))
             or self._out_of_memory(job, sig),
             "output_truncated": job.truncated or bool(compiled.get("truncated")),
@@ -1551,11 +1604,20 @@ class Server:
                 due.append(self._watch_held(job, now))
             if "tmpfs" not in self.layers and not job.stopping:
                 if now >= job.scratch_checked + SCRATCH_CHECK:
-                    job.scratch_checked = now
+                    started = _now()
                     if not self._scratch_within(job):
                         job.scratch_exceeded = True
                         self._stop(job)
+                    job.scratch_checked = _now() + CHECK_COST_RATIO * (_now() - started)  # see CHECK_COST_RATIO
                 due.append(job.scratch_checked + SCRATCH_CHECK)
+            if "cgroups" not in self.layers and not job.stopping:
+                if now >= job.memory_checked + MEMORY_CHECK:
+                    started = _now()
+                    if not self._memory_within(job):
+                        job.memory_over = True
+                        self._stop(job)
+                    job.memory_checked = _now() + CHECK_COST_RATIO * (_now() - started)
+                due.append(job.memory_checked + MEMORY_CHECK)
         return max(0.0, min(due) - _now()) if due else None
 
     def serve(self) -> None:
