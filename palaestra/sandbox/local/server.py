@@ -1127,6 +1127,8 @@ class Server:
             and not job.stopping
             and _now() - job.received < RETRY_WITHIN
         )
+        if not rerun and "tmpfs" not in self.layers and not job.scratch_exceeded and not self._scratch_within(job):
+            job.scratch_exceeded = True  # it filled its scratch dir between two looks, and ended before the next
         result = None if rerun else self._result(job)  # before the slot (and its cgroup counters) is reused
         self._release(job.slot)
         self.running -= 1
