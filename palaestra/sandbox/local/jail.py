@@ -336,6 +336,8 @@ def _isolate(host: Host, slot: Slot, spec: Mapping[str, Any]) -> None:
         os.mkdir(slot.scratch, 0o700)
         if uid is not None:
             os.chown(slot.scratch, uid, uid)
+            if "namespaces" not in layers:
+                _read_only_host_if_allowed(slot.scratch)
     if "namespaces" in layers:
         # A procfs of the job's own PID namespace over the host's (last: the mounts above go through
         # /proc/self/fd): it holds only the job's processes, so a job cannot even stat the host's pids and owners.
@@ -360,6 +362,22 @@ def _read_only_host() -> None:
             syscalls.mount(device, device, None, syscalls.MS_BIND)
             flags = syscalls.MS_REMOUNT | syscalls.MS_BIND | syscalls.MS_RDONLY | syscalls.MS_NOSUID | syscalls.MS_NOEXEC
             syscalls.mount("none", device, None, flags)
+
+
+def _read_only_host_if_allowed(scratch: str) -> None:
+    """Without the namespaces layer (standard), where the kernel still gives the job a mount namespace of
+    its own (as it may an IPC namespace): every host mount read-only there too (see :func:`_read_only_host`),
+    but the scratch dir, bound over itself writable. Where it does not, nothing changes: a job can then set the
+    times of the host's world-writable device nodes (README, threat model)."""
+    try:
+        syscalls.unshare(syscalls.CLONE_NEWNS)
+    except OSError:
+        return
+    syscalls.mount("none", "/", None, syscalls.MS_REC | syscalls.MS_PRIVATE)  # nothing done here reaches the host
+    syscalls.mount(scratch, scratch, None, syscalls.MS_BIND)
+    _read_only_host()
+    flags = syscalls.MS_REMOUNT | syscalls.MS_BIND | syscalls.MS_NOSUID | syscalls.MS_NODEV
+    syscalls.mount("none", scratch, None, flags)  # writable again: the job's own files only
 
 
 PRIVATE = ("/tmp", "/dev/shm")  # host directories whose file names a job could stat, replaced in its mount namespace
