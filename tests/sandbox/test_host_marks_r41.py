@@ -1,5 +1,5 @@
-"""Hostile review, round 41: host metadata a job could still mark, disk a job could hold unseen, and a
-scratch tree the server could not remove.
+"""Hostile review, round 41: host metadata a job could still mark, disk and memory a job could hold
+unseen, and a scratch tree the server could not remove.
 
 - ``futimens`` needs no writable fd, only write permission on the inode: with any fd of a world-writable
   device node (``/dev/null``), a job set the host node's times at both tiers (a host write, and a channel
@@ -11,7 +11,10 @@ scratch tree the server could not remove.
   deleted (or made with ``O_TMPFILE``) but kept open took disk that no walk saw: 1.1 GiB held against a
   256 MiB job until its wall limit. The server now counts what the job's processes hold open or mapped.
 - Without a cgroup (standard) memory was capped per process only: a job of n processes used n times its
-  limit. The server now measures the proportional set size of the job's processes together.
+  limit, and what it queued in socket pairs (kernel memory) counted nowhere. The server now measures the
+  job's processes together (statm, then PSS) plus the buffers of the slot uid's UNIX sockets (sock_diag).
+- A job that filled its scratch dir between two 50 ms looks and ended was reported within its limits: the
+  scratch dir is measured once more at the end.
 - ``shutil.rmtree`` recurses once per level (Python 3.11: RecursionError past ~1,000, which
   ``ignore_errors`` does not catch, in the server's main loop): the server removes a scratch dir with a
   loop of its own.
@@ -183,3 +186,37 @@ def test_a_job_that_fills_its_scratch_between_two_looks_is_reported(jail: LocalB
     assert r.memory_exceeded or (r.exit_code != 0 and "made them" not in r.stdout), r
     ok = jail.run(MANY_FILES_QUICKLY.format(count="range(20)"), limits=Limits(files=64))
     assert ok.exit_code == 0 and ok.stdout == "made them\n" and not ok.memory_exceeded, ok
+
+
+SOCKET_BUFFERS = """
+import os, socket, time
+for k in range(3):
+    if os.fork() == 0:
+        break
+pairs, total = [], 0
+chunk = b"x" * 65536
+try:
+    while len(pairs) < 120 and total < 300 << 20:
+        a, b = socket.socketpair()
+        for s in (a, b):
+            s.setblocking(False)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 24)  # the kernel caps it at 2 x wmem_max
+            while total < 300 << 20:
+                try:
+                    total += s.send(chunk)
+                except BlockingIOError:
+                    break
+        pairs.append((a, b))
+except OSError as exc:
+    print("refused", exc.errno, flush=True)
+print("queued MiB", total >> 20, flush=True)
+time.sleep(2)
+"""
+
+
+def test_what_a_job_queues_in_socket_pairs_counts_as_its_memory(jail: LocalBackend) -> None:
+    """Socket buffers are kernel memory in no process's RSS: without a cgroup (standard) one process queued
+    1.9 GiB in 120 socket pairs (wmem_max 4 MiB here) against a 256 MiB job, until its wall limit. The server
+    now adds what the slot uid's UNIX sockets hold (sock_diag) to the job's memory."""
+    r = jail.run(SOCKET_BUFFERS, limits=Limits(wall_seconds=4, cpu_seconds=4, memory_bytes=128 << 20))
+    assert r.memory_exceeded and r.exit_code is None, r

@@ -27,7 +27,9 @@ import os
 import selectors
 import shutil
 import signal
+import socket
 import stat
+import struct
 import sys
 import time
 from collections.abc import Callable
@@ -61,7 +63,7 @@ MAX_BLOCKS = 40
 PIPE_GRACE = 0.5  # seconds to wait for EOF on output pipes once the monitor is gone
 READ_CHUNK = 1 << 16
 SCRATCH_CHECK = 0.05  # seconds between measurements of a scratch dir on the host's disk
-MEMORY_CHECK = 0.1  # seconds between measurements of the memory of a job without a cgroup
+MEMORY_CHECK = 0.05  # seconds between measurements of the memory of a job without a cgroup
 # A measurement of a job without a tmpfs or a cgroup reads /proc (its processes' fds, mappings, page tables),
 # which the job can make long (many mappings): the next one waits this many times as long beyond its interval,
 # so one job's measurements take at most about a tenth of the server's time.
@@ -393,6 +395,60 @@ def _resident_anonymous(pids: list[int]) -> int:
             continue
         total += max(0, resident - shared) * page
     return total
+
+
+_NETLINK_SOCK_DIAG = 4
+_SOCK_DIAG_BY_FAMILY = 20
+_NLM_F_REQUEST_DUMP = 0x1 | 0x300
+_NLMSG_DONE, _NLMSG_ERROR = 3, 2
+_UDIAG_SHOW_MEMINFO, _UDIAG_SHOW_UID = 0x20, 0x40
+_UNIX_DIAG_MEMINFO, _UNIX_DIAG_UID = 5, 7
+_NLMSG = struct.Struct("=IHHII")
+_UNIX_DIAG_REQ = struct.Struct("=BBHIII8x")
+_NLA = struct.Struct("=HH")
+
+
+def unix_socket_memory() -> dict[int, int]:
+    """{uid: bytes} the kernel holds in the buffers of every UNIX socket of this network namespace, by the uid
+    that made the socket (sock_diag, Linux 5.3): what a job queues in its socket pairs (up to wmem_max per
+    socket, 8 MiB on some hosts) counts in no process's memory, and, without a cgroup, in no limit. Sockets in
+    flight (sent over another socket, then closed) count too: they keep their owner. Empty if the kernel will
+    not say."""
+    found: dict[int, int] = {}
+    try:
+        sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW | socket.SOCK_CLOEXEC, _NETLINK_SOCK_DIAG)
+    except OSError:
+        return found
+    with sock:
+        request = _UNIX_DIAG_REQ.pack(socket.AF_UNIX, 0, 0, 0xFFFFFFFF, 0, _UDIAG_SHOW_MEMINFO | _UDIAG_SHOW_UID)
+        try:
+            sock.send(_NLMSG.pack(_NLMSG.size + len(request), _SOCK_DIAG_BY_FAMILY, _NLM_F_REQUEST_DUMP, 1, 0) + request)
+            while True:
+                data = sock.recv(1 << 16)
+                if not data:
+                    return found
+                at = 0
+                while at + _NLMSG.size <= len(data):
+                    length, kind = _NLMSG.unpack_from(data, at)[:2]
+                    if kind in (_NLMSG_DONE, _NLMSG_ERROR) or length < _NLMSG.size:
+                        return found
+                    uid, held = None, 0
+                    attr = at + _NLMSG.size + 16  # struct unix_diag_msg
+                    while attr + _NLA.size <= at + length:
+                        size, name = _NLA.unpack_from(data, attr)
+                        if size < _NLA.size:
+                            break
+                        if name == _UNIX_DIAG_UID and size >= 8:
+                            uid = struct.unpack_from("=I", data, attr + 4)[0]
+                        elif name == _UNIX_DIAG_MEMINFO and size >= 4 + 12:
+                            rmem, _, wmem = struct.unpack_from("=III", data, attr + 4)  # RMEM_ALLOC, RCVBUF, WMEM_ALLOC
+                            held = rmem + wmem
+                        attr += (size + 3) & ~3
+                    if uid is not None and held:
+                        found[uid] = found.get(uid, 0) + held
+                    at += (length + 3) & ~3
+        except OSError:
+            return found
 
 
 def _proportional_memory(pids: list[int]) -> int:
@@ -1046,16 +1102,18 @@ class Server:
     def _memory_within(self, job: Job) -> bool:
         """Without a cgroup, each process is capped by its RLIMIT_AS alone, so a job of n processes could use n
         times its memory: measure them together against what its cgroup would allow (its program's limit, or
-        the compiler's until the program got its go). The kernel's counters first (an upper bound: a page
-        shared copy-on-write counts in each process); only past the limit by those, the exact measure (the
-        proportional set sizes, which walk every page table: the caller spaces the next look by its cost)."""
+        the compiler's until the program got its go), with what its UNIX sockets hold (with a uid of its own).
+        The kernel's counters first (an upper bound: a page shared copy-on-write counts in each process); only
+        past the limit by those, the exact measure (the proportional set sizes, which walk every page table:
+        the caller spaces the next look by its cost)."""
         most = int(job.limits["memory_bytes"]) + self.baseline_rss
         if job.language.compiled and job.run_start is None and job.sid is None:
             most = max(most, int(job.limits["compile_memory_bytes"]) + self.baseline_rss)
         pids = self._job_pids(job)
-        if len(pids) <= 1 or _resident_anonymous(pids) <= most:  # one process: its RLIMIT_AS bounds it
+        sockets = unix_socket_memory().get(job.slot.uid, 0) if job.slot.uid is not None else 0
+        if _resident_anonymous(pids) + sockets <= most:
             return True
-        return _proportional_memory(pids) <= most
+        return (_proportional_memory(pids) if len(pids) > 1 else _resident_anonymous(pids)) + sockets <= most
 
     def _scratch_within(self, job: Job) -> bool:
         """Without a tmpfs of its own, a job's scratch dir is on the host's disk: measure it
