@@ -15,6 +15,11 @@ unseen, and a scratch tree the server could not remove.
   job's processes together (statm, then PSS) plus the buffers of the slot uid's UNIX sockets (sock_diag).
 - A job that filled its scratch dir between two 50 ms looks and ended was reported within its limits: the
   scratch dir is measured once more at the end.
+- UNIX sockets a job leaves in flight (each end of a pair sent inside the other, then both closed) outlive it
+  until the kernel collects them, their buffers still charged to the slot's memory cgroup: at strict the next
+  job in that slot failed to start ("Device or resource busy" setting its lower memory limit). A slot whose
+  group holds more than a little page cache when a job starts now gets a fresh group (the old one's charges
+  go to the group over all jobs, so they still count against the budget until freed).
 - ``shutil.rmtree`` recurses once per level (Python 3.11: RecursionError past ~1,000, which
   ``ignore_errors`` does not catch, in the server's main loop): the server removes a scratch dir with a
   loop of its own.
@@ -220,3 +225,34 @@ def test_what_a_job_queues_in_socket_pairs_counts_as_its_memory(jail: LocalBacke
     now adds what the slot uid's UNIX sockets hold (sock_diag) to the job's memory."""
     r = jail.run(SOCKET_BUFFERS, limits=Limits(wall_seconds=4, cpu_seconds=4, memory_bytes=128 << 20))
     assert r.memory_exceeded and r.exit_code is None, r
+
+
+CYCLES_IN_FLIGHT = """
+import array, socket
+chunk = b"x" * 65536
+for i in range(8):
+    a, b = socket.socketpair()
+    a.setblocking(False)
+    b.setblocking(False)
+    for x, y in ((a, b), (b, a)):  # each end in flight inside the other: garbage once both are closed
+        x.sendmsg([b"z"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [y.fileno()]))])
+    for s in (a, b):
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 24)
+        try:
+            while True:
+                s.send(chunk)
+        except BlockingIOError:
+            pass
+    a.close()
+    b.close()
+print("left them")
+"""
+
+
+def test_sockets_a_job_left_in_flight_do_not_count_against_the_next(jail: LocalBackend) -> None:
+    """The kernel collects UNIX sockets left in flight some time after the job that made them ended, and they
+    keep its uid until then: the next job in the slot starts from what they hold."""
+    for _ in range(3):
+        jail.run(CYCLES_IN_FLIGHT)
+        r = jail.run("import socket\na, b = socket.socketpair()\nprint('ok')", limits=Limits(memory_bytes=64 << 20))
+        assert r.stdout == "ok\n" and not r.memory_exceeded, r

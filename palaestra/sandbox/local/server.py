@@ -63,6 +63,7 @@ MAX_BLOCKS = 40
 PIPE_GRACE = 0.5  # seconds to wait for EOF on output pipes once the monitor is gone
 READ_CHUNK = 1 << 16
 SCRATCH_CHECK = 0.05  # seconds between measurements of a scratch dir on the host's disk
+LEFT_CHARGED = 16 << 20  # bytes a finished job may leave charged to its slot's group (page cache it read)
 MEMORY_CHECK = 0.05  # seconds between measurements of the memory of a job without a cgroup
 # A measurement of a job without a tmpfs or a cgroup reads /proc (its processes' fds, mappings, page tables),
 # which the job can make long (many mappings): the next one waits this many times as long beyond its interval,
@@ -225,6 +226,8 @@ class Job:
     scratch_exceeded: bool = False
     memory_checked: float = 0.0  # without a cgroup, when the memory of its processes was last measured
     memory_over: bool = False  # stopped for that memory
+    socket_base: int = 0  # what the slot uid's UNIX sockets held when it started (the last job's, until the
+    # kernel collects sockets it left in flight: not this job's)
 
     @property
     def limits(self) -> dict[str, Any]:
@@ -675,6 +678,8 @@ class Server:
         else:
             self.admit_by_usage = False  # nothing would bound what long runners allocate later
         self.slots: dict[int, jail.Slot] = {}
+        self.cgroup_generation = 0  # fresh groups made for slots (see _fresh_cgroup)
+        self.stale_cgroups: list[SlotCgroup] = []
         slots = min(BLOCK, int(config.get("slots") or BLOCK))  # concurrent runs plus open sessions
         self.free = list(range(slots - 1, -1, -1))
         self.views: list[str] = []
@@ -803,6 +808,27 @@ class Server:
             slot = self.slots[index] = jail.Slot(index, uid, scratch, cgroup)
         return slot
 
+    @staticmethod
+    def _cgroup_left_charged(cgroup: SlotCgroup) -> bool:
+        """Whether the last job left memory charged to its slot's group beyond a little page cache: kernel memory
+        that outlives its processes (UNIX sockets it left in flight, which the kernel collects later, keep their
+        buffers charged there), which would count against the next job's limit, or keep it from being set."""
+        try:
+            return cgroup.memory_in_use() > LEFT_CHARGED
+        except (OSError, ValueError):
+            return False
+
+    def _fresh_cgroup(self, slot: jail.Slot) -> None:
+        """Give ``slot`` a new, empty group; the old one (no task left in it) is removed, its charges go to the
+        group over all jobs until the kernel frees them (so they still count against the memory budget)."""
+        assert slot.cgroup is not None and self.cgroup_roots is not None
+        old = slot.cgroup
+        self.cgroup_generation += 1
+        slot.cgroup = SlotCgroup.create(self.cgroup_roots, f"{self.cgroup_name}/s{slot.index}.{self.cgroup_generation}")
+        old.remove()
+        if any(os.path.isdir(d) for d in old.dirs.values()):
+            self.stale_cgroups.append(old)
+
     def _release(self, slot: jail.Slot) -> None:
         if "tmpfs" not in self.layers:  # every process of the uid is dead by now: nothing races this
             remove_tree(slot.scratch)
@@ -819,9 +845,17 @@ class Server:
             if job.language.compiled:  # lowered to the program's own limits once it compiled
                 memory = max(memory, int(limits["compile_memory_bytes"]))
                 tasks = max(tasks, COMPILE_TASKS)
-            job.slot.cgroup.configure(
-                memory_bytes=memory + self.baseline_rss, tasks=tasks + 1, shares=self.cpu_levels[0].shares
-            )
+            if self._cgroup_left_charged(job.slot.cgroup):
+                self._fresh_cgroup(job.slot)
+            try:
+                job.slot.cgroup.configure(
+                    memory_bytes=memory + self.baseline_rss, tasks=tasks + 1, shares=self.cpu_levels[0].shares
+                )
+            except OSError:  # still above the new limit: a fresh group starts from nothing
+                self._fresh_cgroup(job.slot)
+                job.slot.cgroup.configure(
+                    memory_bytes=memory + self.baseline_rss, tasks=tasks + 1, shares=self.cpu_levels[0].shares
+                )
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         status_r, status_w = os.pipe()
@@ -833,6 +867,8 @@ class Server:
         if job.language.compiled:
             control_r, job.control_fd = os.pipe2(os.O_CLOEXEC)
         pipes = jail.Pipes(out_w, err_w, status_w, cells_r, results_w, control_r)
+        if "cgroups" not in self.layers and job.slot.uid is not None:
+            job.socket_base = unix_socket_memory().get(job.slot.uid, 0)
         theirs = [out_w, err_w, status_w, *(fd for fd in (cells_r, results_w, control_r) if fd is not None)]
         try:
             pid, job.pidfd = self.zygote.spawn(job.slot, job.spec, pipes)
@@ -1110,7 +1146,9 @@ class Server:
         if job.language.compiled and job.run_start is None and job.sid is None:
             most = max(most, int(job.limits["compile_memory_bytes"]) + self.baseline_rss)
         pids = self._job_pids(job)
-        sockets = unix_socket_memory().get(job.slot.uid, 0) if job.slot.uid is not None else 0
+        sockets = 0
+        if job.slot.uid is not None:
+            sockets = max(0, unix_socket_memory().get(job.slot.uid, 0) - job.socket_base)
         if _resident_anonymous(pids) + sockets <= most:
             return True
         return (_proportional_memory(pids) if len(pids) > 1 else _resident_anonymous(pids)) + sockets <= most
@@ -1747,6 +1785,8 @@ class Server:
         for slot in self.slots.values():
             if slot.cgroup is not None:
                 slot.cgroup.remove()
+        for cgroup in self.stale_cgroups:
+            cgroup.remove()
         for root in (self.cgroup_roots or {}).values():
             try:
                 os.rmdir(os.path.join(root, self.cgroup_name))
