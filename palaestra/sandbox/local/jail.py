@@ -371,11 +371,11 @@ def _read_only_host_if_allowed(scratch: str) -> None:
     times of the host's world-writable device nodes (README, threat model)."""
     try:
         syscalls.unshare(syscalls.CLONE_NEWNS)
+        syscalls.mount("none", "/", None, syscalls.MS_REC | syscalls.MS_PRIVATE)  # nothing done here reaches the host
+        syscalls.mount(scratch, scratch, None, syscalls.MS_BIND)
+        _read_only_host()
     except OSError:
-        return
-    syscalls.mount("none", "/", None, syscalls.MS_REC | syscalls.MS_PRIVATE)  # nothing done here reaches the host
-    syscalls.mount(scratch, scratch, None, syscalls.MS_BIND)
-    _read_only_host()
+        return  # no mount namespace, or no mounting in it (e.g. an LSM's policy): the job runs as before
     flags = syscalls.MS_REMOUNT | syscalls.MS_BIND | syscalls.MS_NOSUID | syscalls.MS_NODEV
     syscalls.mount("none", scratch, None, flags)  # writable again: the job's own files only
 
