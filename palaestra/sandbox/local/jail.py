@@ -310,6 +310,7 @@ def _isolate(host: Host, slot: Slot, spec: Mapping[str, Any]) -> None:
         slot.cgroup.join()
     if "namespaces" in layers:
         syscalls.unshare(syscalls.CLONE_NEWNS | syscalls.CLONE_NEWIPC | syscalls.CLONE_NEWUTS)
+        _read_only_host()
     elif uid is not None:
         try:  # System V IPC objects die with the job's own IPC namespace, at any tier that can have one
             syscalls.unshare(syscalls.CLONE_NEWIPC)
@@ -335,10 +336,48 @@ def _isolate(host: Host, slot: Slot, spec: Mapping[str, Any]) -> None:
         os.mkdir(slot.scratch, 0o700)
         if uid is not None:
             os.chown(slot.scratch, uid, uid)
+            if "namespaces" not in layers:
+                _read_only_host_if_allowed(slot.scratch)
     if "namespaces" in layers:
         # A procfs of the job's own PID namespace over the host's (last: the mounts above go through
         # /proc/self/fd): it holds only the job's processes, so a job cannot even stat the host's pids and owners.
         syscalls.mount("proc", "/proc", "proc", syscalls.MS_NOSUID | syscalls.MS_NODEV | syscalls.MS_NOEXEC, None)
+
+
+def _read_only_host() -> None:
+    """Make every host mount read-only in the job's (private) mount namespace, before its own scratch,
+    ``/tmp`` and ``/proc`` are mounted: no inode outside them can change, whatever its mode or whoever
+    owns it. Landlock already denies writing files there, but not the metadata calls it does not govern:
+    a job could set the times of any world-writable inode it can open (``futimens`` on ``/dev/null``
+    marks the host's device node, a channel between jobs). A read-only mount refuses them (``EROFS``)
+    and still lets a program read and write the device itself. Without ``mount_setattr`` (Linux < 5.12),
+    at least the devices a job may open are bound read-only over themselves."""
+    try:
+        syscalls.read_only_tree("/")
+        return
+    except OSError:
+        pass
+    for device in DEVICES:
+        if os.path.exists(device):
+            syscalls.mount(device, device, None, syscalls.MS_BIND)
+            flags = syscalls.MS_REMOUNT | syscalls.MS_BIND | syscalls.MS_RDONLY | syscalls.MS_NOSUID | syscalls.MS_NOEXEC
+            syscalls.mount("none", device, None, flags)
+
+
+def _read_only_host_if_allowed(scratch: str) -> None:
+    """Without the namespaces layer (standard), where the kernel still gives the job a mount namespace of
+    its own (as it may an IPC namespace): every host mount read-only there too (see :func:`_read_only_host`),
+    but the scratch dir, bound over itself writable. Where it does not, nothing changes: a job can then set the
+    times of the host's world-writable device nodes (README, threat model)."""
+    try:
+        syscalls.unshare(syscalls.CLONE_NEWNS)
+        syscalls.mount("none", "/", None, syscalls.MS_REC | syscalls.MS_PRIVATE)  # nothing done here reaches the host
+        syscalls.mount(scratch, scratch, None, syscalls.MS_BIND)
+        _read_only_host()
+    except OSError:
+        return  # no mount namespace, or no mounting in it (e.g. an LSM's policy): the job runs as before
+    flags = syscalls.MS_REMOUNT | syscalls.MS_BIND | syscalls.MS_NOSUID | syscalls.MS_NODEV
+    syscalls.mount("none", scratch, None, flags)  # writable again: the job's own files only
 
 
 PRIVATE = ("/tmp", "/dev/shm")  # host directories whose file names a job could stat, replaced in its mount namespace

@@ -27,7 +27,9 @@ import os
 import selectors
 import shutil
 import signal
+import socket
 import stat
+import struct
 import sys
 import time
 from collections.abc import Callable
@@ -61,6 +63,12 @@ MAX_BLOCKS = 40
 PIPE_GRACE = 0.5  # seconds to wait for EOF on output pipes once the monitor is gone
 READ_CHUNK = 1 << 16
 SCRATCH_CHECK = 0.05  # seconds between measurements of a scratch dir on the host's disk
+LEFT_CHARGED = 16 << 20  # bytes a finished job may leave charged to its slot's group (page cache it read)
+MEMORY_CHECK = 0.05  # seconds between measurements of the memory of a job without a cgroup
+# A measurement of a job without a tmpfs or a cgroup reads /proc (its processes' fds, mappings, page tables),
+# which the job can make long (many mappings): the next one waits this many times as long beyond its interval,
+# so one job's measurements take at most about a tenth of the server's time.
+CHECK_COST_RATIO = 9
 COMPILE_SLACK = 1.0
 # Fairness: a run's CPU weight falls as the CPU it has used grows (least attained service, in
 # levels: CPU_POLICIES), so a short job, which starts at the top, outweighs the CPU hogs (which
@@ -216,6 +224,10 @@ class Job:
     cpu_base: float = 0.0  # CPU seconds before a session's cell in flight, or before a compiled program
     scratch_checked: float = 0.0  # without a tmpfs, when its scratch dir was last measured
     scratch_exceeded: bool = False
+    memory_checked: float = 0.0  # without a cgroup, when the memory of its processes was last measured
+    memory_over: bool = False  # stopped for that memory
+    socket_base: int = 0  # what the slot uid's UNIX sockets held when it started (the last job's, until the
+    # kernel collects sockets it left in flight: not this job's)
 
     @property
     def limits(self) -> dict[str, Any]:
@@ -277,6 +289,185 @@ def _owner(pid: str) -> tuple[int | None, bool]:
         elif line.startswith(b"State:"):
             zombie = line.split()[1] == b"Z"
     return uid, zombie
+
+
+def _children(pid: int) -> list[int]:
+    """The children of every thread of ``pid`` (none once it is gone)."""
+    found: list[int] = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                found += [int(child) for child in f.read().split()]
+        except OSError:
+            pass
+    return found
+
+
+def _unlinked_files(pids: list[int], dev: int) -> dict[tuple[int, int], int]:
+    """{(dev, inode): bytes on disk} of the regular files on device ``dev`` that ``pids`` hold open or
+    mapped but that no directory names any more (deleted, or made with ``O_TMPFILE``): disk that a walk of
+    the scratch dir does not see, and that stays taken as long as one of them holds the file."""
+    found: dict[tuple[int, int], int] = {}
+
+    def count(path: str) -> None:
+        try:
+            st = os.stat(path)  # through the magic link: the file itself, named or not
+        except OSError:
+            return
+        if st.st_nlink == 0 and st.st_dev == dev and stat.S_ISREG(st.st_mode):
+            found[(st.st_dev, st.st_ino)] = st.st_blocks * 512
+
+    for pid in pids:
+        try:
+            with os.scandir(f"/proc/{pid}/fd") as listing:
+                for entry in listing:
+                    count(entry.path)
+        except OSError:
+            pass
+        try:  # a mapping keeps a file after its fd is closed
+            with open(f"/proc/{pid}/maps", "rb") as f:
+                maps = f.read()
+        except OSError:
+            continue
+        for line in maps.splitlines():
+            if line.endswith(b" (deleted)"):
+                count(f"/proc/{pid}/map_files/{line.split(b' ', 1)[0].decode()}")
+    return found
+
+
+def remove_tree(path: str) -> None:
+    """Remove the directory ``path`` and everything in it, errors ignored, at any depth: a job can nest
+    directories deeper than ``shutil.rmtree`` recurses (Python 3.11 raises RecursionError past about a thousand
+    levels, which ``ignore_errors`` does not cover). One directory fd at a time (depth costs no fds), names
+    relative to it (no path grows past PATH_MAX), never following a symlink. Only for a tree no process
+    changes any more (a finished job's scratch dir)."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return
+    names: list[str] = []  # the directories entered below ``path``, by name
+    try:
+        while True:
+            sub = None
+            with os.scandir(fd) as listing:
+                for entry in listing:
+                    if entry.is_dir(follow_symlinks=False):
+                        sub = entry.name
+                        break
+                    try:
+                        os.unlink(entry.name, dir_fd=fd)
+                    except OSError:
+                        pass
+            if sub is not None:
+                child = os.open(sub, flags, dir_fd=fd)
+                os.close(fd)
+                fd, child = child, -1
+                names.append(sub)
+                continue
+            if not names:
+                break
+            parent = os.open("..", flags, dir_fd=fd)
+            os.close(fd)
+            fd, parent = parent, -1
+            os.rmdir(names.pop(), dir_fd=fd)  # fails only if something stays in it: then leave the rest
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
+def _resident_anonymous(pids: list[int]) -> int:
+    """An upper bound on the memory ``pids`` use together, from counters the kernel keeps (cheap): the sum of
+    their resident anonymous pages, counting a page that processes share copy-on-write in each of them."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as f:
+                resident, shared = (int(x) for x in f.read().split()[1:3])
+        except (OSError, ValueError):
+            continue
+        total += max(0, resident - shared) * page
+    return total
+
+
+_NETLINK_SOCK_DIAG = 4
+_SOCK_DIAG_BY_FAMILY = 20
+_NLM_F_REQUEST_DUMP = 0x1 | 0x300
+_NLMSG_DONE, _NLMSG_ERROR = 3, 2
+_UDIAG_SHOW_MEMINFO, _UDIAG_SHOW_UID = 0x20, 0x40
+_UNIX_DIAG_MEMINFO, _UNIX_DIAG_UID = 5, 7
+_NLMSG = struct.Struct("=IHHII")
+_UNIX_DIAG_REQ = struct.Struct("=BBHIII8x")
+_NLA = struct.Struct("=HH")
+
+
+def unix_socket_memory() -> dict[int, int]:
+    """{uid: bytes} the kernel holds in the buffers of every UNIX socket of this network namespace, by the uid
+    that made the socket (sock_diag, Linux 5.3): what a job queues in its socket pairs (up to wmem_max per
+    socket, 8 MiB on some hosts) counts in no process's memory, and, without a cgroup, in no limit. Sockets in
+    flight (sent over another socket, then closed) count too: they keep their owner. Empty if the kernel will
+    not say."""
+    found: dict[int, int] = {}
+    try:
+        sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW | socket.SOCK_CLOEXEC, _NETLINK_SOCK_DIAG)
+    except OSError:
+        return found
+    with sock:
+        request = _UNIX_DIAG_REQ.pack(socket.AF_UNIX, 0, 0, 0xFFFFFFFF, 0, _UDIAG_SHOW_MEMINFO | _UDIAG_SHOW_UID)
+        try:
+            sock.send(_NLMSG.pack(_NLMSG.size + len(request), _SOCK_DIAG_BY_FAMILY, _NLM_F_REQUEST_DUMP, 1, 0) + request)
+            while True:
+                data = sock.recv(1 << 16)
+                if not data:
+                    return found
+                at = 0
+                while at + _NLMSG.size <= len(data):
+                    length, kind = _NLMSG.unpack_from(data, at)[:2]
+                    if kind in (_NLMSG_DONE, _NLMSG_ERROR) or length < _NLMSG.size:
+                        return found
+                    uid, held = None, 0
+                    attr = at + _NLMSG.size + 16  # struct unix_diag_msg
+                    while attr + _NLA.size <= at + length:
+                        size, name = _NLA.unpack_from(data, attr)
+                        if size < _NLA.size:
+                            break
+                        if name == _UNIX_DIAG_UID and size >= 8:
+                            uid = struct.unpack_from("=I", data, attr + 4)[0]
+                        elif name == _UNIX_DIAG_MEMINFO and size >= 4 + 12:
+                            rmem, _, wmem = struct.unpack_from("=III", data, attr + 4)  # RMEM_ALLOC, RCVBUF, WMEM_ALLOC
+                            held = rmem + wmem
+                        attr += (size + 3) & ~3
+                    if uid is not None and held:
+                        found[uid] = found.get(uid, 0) + held
+                    at += (length + 3) & ~3
+        except OSError:
+            return found
+
+
+def _proportional_memory(pids: list[int]) -> int:
+    """The memory ``pids`` use together: the sum of their proportional set sizes (a page shared by n
+    processes counts 1/n in each, so pages a fork shares copy-on-write count once)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+                for line in f:
+                    if line.startswith(b"Pss:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+        except (OSError, ValueError):
+            pass
+    return total
 
 
 def _status_limit(job: Job) -> int:
@@ -487,6 +678,8 @@ class Server:
         else:
             self.admit_by_usage = False  # nothing would bound what long runners allocate later
         self.slots: dict[int, jail.Slot] = {}
+        self.cgroup_generation = 0  # fresh groups made for slots (see _fresh_cgroup)
+        self.stale_cgroups: list[SlotCgroup] = []
         slots = min(BLOCK, int(config.get("slots") or BLOCK))  # concurrent runs plus open sessions
         self.free = list(range(slots - 1, -1, -1))
         self.views: list[str] = []
@@ -615,9 +808,30 @@ class Server:
             slot = self.slots[index] = jail.Slot(index, uid, scratch, cgroup)
         return slot
 
+    @staticmethod
+    def _cgroup_left_charged(cgroup: SlotCgroup) -> bool:
+        """Whether the last job left memory charged to its slot's group beyond a little page cache: kernel memory
+        that outlives its processes (UNIX sockets it left in flight, which the kernel collects later, keep their
+        buffers charged there), which would count against the next job's limit, or keep it from being set."""
+        try:
+            return cgroup.memory_in_use() > LEFT_CHARGED
+        except (OSError, ValueError):
+            return False
+
+    def _fresh_cgroup(self, slot: jail.Slot) -> None:
+        """Give ``slot`` a new, empty group; the old one (no task left in it) is removed, its charges go to the
+        group over all jobs until the kernel frees them (so they still count against the memory budget)."""
+        assert slot.cgroup is not None and self.cgroup_roots is not None
+        old = slot.cgroup
+        self.cgroup_generation += 1
+        slot.cgroup = SlotCgroup.create(self.cgroup_roots, f"{self.cgroup_name}/s{slot.index}.{self.cgroup_generation}")
+        old.remove()
+        if any(os.path.isdir(d) for d in old.dirs.values()):
+            self.stale_cgroups.append(old)
+
     def _release(self, slot: jail.Slot) -> None:
         if "tmpfs" not in self.layers:  # every process of the uid is dead by now: nothing races this
-            shutil.rmtree(slot.scratch, ignore_errors=True)
+            remove_tree(slot.scratch)
         if slot.uid is not None:  # System V IPC objects it left in the host's namespace, if it could
             syscalls.remove_ipc_of(slot.uid)
         self.free.append(slot.index)
@@ -631,9 +845,17 @@ class Server:
             if job.language.compiled:  # lowered to the program's own limits once it compiled
                 memory = max(memory, int(limits["compile_memory_bytes"]))
                 tasks = max(tasks, COMPILE_TASKS)
-            job.slot.cgroup.configure(
-                memory_bytes=memory + self.baseline_rss, tasks=tasks + 1, shares=self.cpu_levels[0].shares
-            )
+            if self._cgroup_left_charged(job.slot.cgroup):
+                self._fresh_cgroup(job.slot)
+            try:
+                job.slot.cgroup.configure(
+                    memory_bytes=memory + self.baseline_rss, tasks=tasks + 1, shares=self.cpu_levels[0].shares
+                )
+            except OSError:  # still above the new limit: a fresh group starts from nothing
+                self._fresh_cgroup(job.slot)
+                job.slot.cgroup.configure(
+                    memory_bytes=memory + self.baseline_rss, tasks=tasks + 1, shares=self.cpu_levels[0].shares
+                )
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         status_r, status_w = os.pipe()
@@ -645,6 +867,8 @@ class Server:
         if job.language.compiled:
             control_r, job.control_fd = os.pipe2(os.O_CLOEXEC)
         pipes = jail.Pipes(out_w, err_w, status_w, cells_r, results_w, control_r)
+        if "cgroups" not in self.layers and job.slot.uid is not None:
+            job.socket_base = unix_socket_memory().get(job.slot.uid, 0)
         theirs = [out_w, err_w, status_w, *(fd for fd in (cells_r, results_w, control_r) if fd is not None)]
         try:
             pid, job.pidfd = self.zygote.spawn(job.slot, job.spec, pipes)
@@ -897,15 +1121,55 @@ class Server:
         except OSError:
             pass  # it may be gone already (or, unprivileged, a session's nice cannot go back up)
 
+    def _job_pids(self, job: Job) -> list[int]:
+        """The live processes of a job without a PID namespace: its first process and its descendants, and the
+        orphans among them (which this subreaper adopted: its children of the slot's uid that are not jobs)."""
+        roots = [job.pid]
+        if job.slot.uid is not None:
+            roots += [pid for pid in _children(os.getpid()) if pid not in self.jobs and _owner(str(pid))[0] == job.slot.uid]
+        seen: list[int] = []
+        while roots:
+            pid = roots.pop()
+            if pid not in seen:
+                seen.append(pid)
+                roots += _children(pid)
+        return seen
+
+    def _memory_within(self, job: Job) -> bool:
+        """Without a cgroup, each process is capped by its RLIMIT_AS alone, so a job of n processes could use n
+        times its memory: measure them together against what its cgroup would allow (its program's limit, or
+        the compiler's until the program got its go), with what its UNIX sockets hold (with a uid of its own).
+        The kernel's counters first (an upper bound: a page shared copy-on-write counts in each process); only
+        past the limit by those, the exact measure (the proportional set sizes, which walk every page table:
+        the caller spaces the next look by its cost)."""
+        most = int(job.limits["memory_bytes"]) + self.baseline_rss
+        if job.language.compiled and job.run_start is None and job.sid is None:
+            most = max(most, int(job.limits["compile_memory_bytes"]) + self.baseline_rss)
+        pids = self._job_pids(job)
+        sockets = 0
+        if job.slot.uid is not None:
+            sockets = max(0, unix_socket_memory().get(job.slot.uid, 0) - job.socket_base)
+        if _resident_anonymous(pids) + sockets <= most:
+            return True
+        return (_proportional_memory(pids) if len(pids) > 1 else _resident_anonymous(pids)) + sockets <= most
+
     def _scratch_within(self, job: Job) -> bool:
         """Without a tmpfs of its own, a job's scratch dir is on the host's disk: measure it
-        (bytes and entries) against what its tmpfs would allow."""
+        (bytes and entries) against what its tmpfs would allow, counting the files its processes
+        still hold that no directory names (a tmpfs counts those too)."""
         limits = job.limits
         most_bytes = int(limits["memory_bytes"])
         most_entries = int(limits["files"]) + len(job.spec["files"]) + 2
         if job.language.compiled:
             most_entries += COMPILE_INODES
-        used, entries = 0, 0
+        try:
+            dev = os.stat(job.slot.scratch).st_dev
+        except OSError:
+            dev = None
+        held = _unlinked_files(self._job_pids(job), dev) if dev is not None else {}
+        used, entries = sum(held.values()), len(held)
+        if used > most_bytes or entries > most_entries:
+            return False
         stack = [job.slot.scratch]
         while stack:
             try:
@@ -959,6 +1223,8 @@ class Server:
             and not job.stopping
             and _now() - job.received < RETRY_WITHIN
         )
+        if not rerun and "tmpfs" not in self.layers and not job.scratch_exceeded and not self._scratch_within(job):
+            job.scratch_exceeded = True  # it filled its scratch dir between two looks, and ended before the next
         result = None if rerun else self._result(job)  # before the slot (and its cgroup counters) is reused
         self._release(job.slot)
         self.running -= 1
@@ -1013,6 +1279,7 @@ class Server:
             "timed_out": job.timed_out or over_cpu or bool(compiled.get("timed_out")),
             "memory_exceeded": oom
             or job.scratch_exceeded
+            or job.memory_over
             or bool(compiled.get("memory") or compiled.get("memory_after"))
             or self._out_of_memory(job, sig),
             "output_truncated": job.truncated or bool(compiled.get("truncated")),
@@ -1435,11 +1702,20 @@ class Server:
                 due.append(self._watch_held(job, now))
             if "tmpfs" not in self.layers and not job.stopping:
                 if now >= job.scratch_checked + SCRATCH_CHECK:
-                    job.scratch_checked = now
+                    started = _now()
                     if not self._scratch_within(job):
                         job.scratch_exceeded = True
                         self._stop(job)
+                    job.scratch_checked = _now() + CHECK_COST_RATIO * (_now() - started)  # see CHECK_COST_RATIO
                 due.append(job.scratch_checked + SCRATCH_CHECK)
+            if "cgroups" not in self.layers and not job.stopping:
+                if now >= job.memory_checked + MEMORY_CHECK:
+                    started = _now()
+                    if not self._memory_within(job):
+                        job.memory_over = True
+                        self._stop(job)
+                    job.memory_checked = _now() + CHECK_COST_RATIO * (_now() - started)
+                due.append(job.memory_checked + MEMORY_CHECK)
         return max(0.0, min(due) - _now()) if due else None
 
     def serve(self) -> None:
@@ -1509,6 +1785,8 @@ class Server:
         for slot in self.slots.values():
             if slot.cgroup is not None:
                 slot.cgroup.remove()
+        for cgroup in self.stale_cgroups:
+            cgroup.remove()
         for root in (self.cgroup_roots or {}).values():
             try:
                 os.rmdir(os.path.join(root, self.cgroup_name))
