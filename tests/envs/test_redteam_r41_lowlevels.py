@@ -1,0 +1,71 @@
+"""Red-team round 41, low levels.
+
+deduction/knights_knaves v3: level 0 met 2 or 3 inhabitants and small puzzles were answered by cheap
+readings of the statements far above chance (0.19 at level 0): every statement read as false with the
+unnamed called knaves earned 0.42, the first speaker trusted 0.36, every statement read as true 0.30; at
+level 1 (chance 0.125) the first speaker trusted earned 0.30. Level 0 now meets 3 inhabitants (chance
+0.125), level 1 three or four (0.09), and a puzzle one of those readings answers is kept with chance 0.3
+only: 0.15 / 0.20 / 0.12 at level 0 and 0.10 at level 1 (200 seeds), every reading within chance + 0.1
+at every level.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from palaestra.core.registry import make_source
+
+KK = make_source("deduction/knights_knaves")
+
+
+def _kk_answer(names: list[str], kinds: list[int]) -> str:
+    return ", ".join(f"{name}: {'knight' if kind else 'knave'}" for name, kind in zip(names, kinds))
+
+
+def _kk_read(claims: list[list], n: int, truth: bool, unnamed: int) -> list[int]:
+    kinds: list[int | None] = [None] * n
+    for claim in claims:
+        if claim[0] in ("knight", "knave") and kinds[claim[1]] is None:
+            kinds[claim[1]] = int((claim[0] == "knight") == truth)
+    return [unnamed if kind is None else kind for kind in kinds]
+
+
+def _kk_first_trusted(claims: list[list], n: int) -> list[int]:
+    from palaestra.envs.deduction.knights_knaves import _truth
+
+    for pattern in itertools.product((0, 1), repeat=n - 1):
+        kinds = [1, *pattern]
+        if _truth(claims[0], kinds, 1, n):
+            return kinds
+    return [1] + [0] * (n - 1)
+
+
+def _kk_policies(names: list[str], claims: list[list]) -> dict[str, list[int]]:
+    n = len(names)
+    return {
+        "all knights": [1] * n, "all knaves": [0] * n,
+        "false, unnamed knaves": _kk_read(claims, n, False, 0), "true, unnamed knights": _kk_read(claims, n, True, 1),
+        "first speaker trusted": _kk_first_trusted(claims, n),
+        "first a knave, the rest knights": [0] + [1] * (n - 1),
+    }
+
+
+def test_knights_knaves_cheap_readings_stay_near_chance():
+    for level in range(3):
+        problems = [KK.sample(level, 50_000 + seed) for seed in range(60)]
+        chance = sum(0.5 ** len(p.data["names"]) for p in problems) / len(problems)
+        paid: dict[str, float] = {}
+        for p in problems:
+            for name, kinds in _kk_policies(p.data["names"], p.data["claims"]).items():
+                paid[name] = paid.get(name, 0.0) + KK.verify(p, _kk_answer(p.data["names"], kinds)).reward
+        for name, total in paid.items():
+            assert total / len(problems) <= chance + 0.12, (level, name, total, chance)
+
+
+def test_knights_knaves_reference_solves_and_level_zero_meets_three():
+    for level in range(5):
+        for seed in range(20):
+            p = KK.sample(level, 51_000 + seed)
+            assert KK.verify(p, p.answer).reward == 1.0
+            if level == 0:
+                assert len(p.data["names"]) == 3
