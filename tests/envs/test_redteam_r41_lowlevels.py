@@ -7,6 +7,12 @@ level 1 (chance 0.125) the first speaker trusted earned 0.30. Level 0 now meets 
 0.125), level 1 three or four (0.09), and a puzzle one of those readings answers is kept with chance 0.3
 only: 0.15 / 0.20 / 0.12 at level 0 and 0.10 at level 1 (200 seeds), every reading within chance + 0.1
 at every level.
+
+graphs/degree_sequence v4: with 7 nodes at level 0 nearly every non-graphical sequence overfull at one
+size had its block on the largest drop of the sorted degrees, so "impossible: the nodes above the largest
+drop" earned 0.45 (0.23 at level 1, 100 seeds). Levels 0-3 now have 10, 11, 12, 14 nodes (were 7, 9, 11,
+14): 0.27/0.19/0.21/0.13/0.17 at levels 0-4, about a third of the non-graphical half, the floor of this
+design (the block is drawn on one of the three largest drops).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import itertools
 from palaestra.core.registry import make_source
 
 KK = make_source("deduction/knights_knaves")
+DS = make_source("graphs/degree_sequence")
 
 
 def _kk_answer(names: list[str], kinds: list[int]) -> str:
@@ -69,3 +76,25 @@ def test_knights_knaves_reference_solves_and_level_zero_meets_three():
             assert KK.verify(p, p.answer).reward == 1.0
             if level == 0:
                 assert len(p.data["names"]) == 3
+
+
+def _ds_above_largest_drop(degrees: list[int]) -> str:
+    ranked = sorted(range(len(degrees)), key=lambda v: (-degrees[v], v))
+    gaps = [degrees[ranked[i - 1]] - degrees[ranked[i]] for i in range(1, len(ranked))]
+    k = 1 + gaps.index(max(gaps))
+    return "impossible: " + " ".join(map(str, ranked[:k]))
+
+
+def test_degree_sequence_largest_drop_rule_is_near_its_floor_at_low_levels():
+    for level, bound in ((0, 0.33), (1, 0.3)):
+        problems = [DS.sample(level, 52_000 + seed) for seed in range(40)]
+        paid = sum(DS.verify(p, _ds_above_largest_drop(p.data["degrees"])).reward for p in problems)
+        assert paid / len(problems) <= bound, (level, paid)
+
+
+def test_degree_sequence_reference_solves_and_starts_at_ten_nodes():
+    for level in range(5):
+        for seed in range(10):
+            p = DS.sample(level, 53_000 + seed)
+            assert DS.verify(p, p.answer).reward == 1.0
+            assert len(p.data["degrees"]) >= 10
