@@ -13,9 +13,9 @@ The answer gives every inhabitant's kind: ``Ada: knight, Ben: knave`` (any order
 Version 2: level 0 meets 2 or 3 inhabitants (it met 2, whose few possible puzzles repeated too
 often across seeds); a difficulty measure was declared.
 
-Version 3: level 0 meets 3 inhabitants (level 1 three or four), and a puzzle that a cheap reading answers (every statement
-taken as true or as false, the kind each inhabitant is called most often, the first speaker trusted)
-is kept with chance 0.3 only, else redrawn. At level 0 (chance 0.19 before, 0.125 now) reading every
+Version 3: level 0 meets 3 inhabitants (level 1 three or four), and a puzzle that a cheap reading
+answers (every statement taken as true or as false, the kind each inhabitant is called most often, the
+first speaker trusted) is kept with chance 0.3 only, else redrawn. At level 0 (chance 0.19 before, 0.125 now) reading every
 statement as false earned 0.42 and is now 0.15; trusting the first speaker 0.36 -> 0.20, reading them
 as true 0.30 -> 0.12; at level 1 (chance 0.125 before, 0.09 now) trusting the first speaker 0.30 -> 0.10.
 """
