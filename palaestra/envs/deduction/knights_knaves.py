@@ -12,6 +12,12 @@ The answer gives every inhabitant's kind: ``Ada: knight, Ben: knave`` (any order
 
 Version 2: level 0 meets 2 or 3 inhabitants (it met 2, whose few possible puzzles repeated too
 often across seeds); a difficulty measure was declared.
+
+Version 3: level 0 meets 3 inhabitants (level 1 three or four), and a puzzle that a cheap reading
+answers (every statement taken as true or as false, the kind each inhabitant is called most often, the
+first speaker trusted) is kept with chance 0.3 only, else redrawn. At level 0 (chance 0.19 before, 0.125 now) reading every
+statement as false earned 0.42 and is now 0.15; trusting the first speaker 0.36 -> 0.20, reading them
+as true 0.30 -> 0.12; at level 1 (chance 0.125 before, 0.09 now) trusting the first speaker 0.30 -> 0.10.
 """
 
 from __future__ import annotations
@@ -36,12 +42,15 @@ _NAMES = (
 _BASIC = ("knight", "knave", "same", "different")
 _PAIRS = ("both_knights", "both_knaves", "some_knight", "some_knave")
 _COUNTS = ("exactly_knights", "at_least_knaves")
+# A puzzle that a cheap reading of its statements answers (see _readings) is kept with this chance, and
+# otherwise redrawn with a new hidden assignment: small puzzles are answered by one far more often than by chance.
+_KEEP = 0.3
 
 
 @register
 class KnightsKnaves(Task):
     id = "deduction/knights_knaves"
-    version = 2
+    version = 3  # v3: level 0 meets 3 inhabitants, level 1 3-4; puzzles a cheap reading answers are mostly redrawn
     family = "deduction"
     seed_id = "logic/knights_knaves"  # moved from logic/ in round 3; same problems
     aliases = {"logic/knights_knaves": {"version": 2}}
@@ -55,8 +64,8 @@ class KnightsKnaves(Task):
         claims: tuple[str, ...]  # the kinds of statement that may be made
 
     presets = (
-        Config(min_people=2, max_people=3, claims=_BASIC),
-        Config(min_people=3, max_people=3, claims=_BASIC + _PAIRS),
+        Config(min_people=3, max_people=3, claims=_BASIC),
+        Config(min_people=3, max_people=4, claims=_BASIC + _PAIRS),
         Config(min_people=4, max_people=4, claims=_BASIC + _PAIRS + ("if",)),
         Config(min_people=5, max_people=5, claims=_BASIC + _PAIRS + ("if",) + _COUNTS),
         Config(min_people=6, max_people=7, claims=_PAIRS + ("if", "same", "different") + _COUNTS),
@@ -67,17 +76,25 @@ class KnightsKnaves(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = rng.randint(config.min_people, config.max_people)
         names = rng.sample(_NAMES, n)
-        hidden = [rng.random() < 0.5 for _ in range(n)]
-        kinds = [int(knight) for knight in hidden]
 
-        def true_now(claim: list) -> bool:  # the claim's truth under the hidden assignment
-            return bool(_truth(claim, kinds, 1, n))
+        def puzzle() -> tuple[list[bool], list[list]]:
+            hidden = [rng.random() < 0.5 for _ in range(n)]
+            kinds = [int(knight) for knight in hidden]
 
-        def statements() -> list[list]:
-            return [_claim(rng, config.claims, speaker, n, hidden[speaker], true_now) for speaker in range(n)]
+            def true_now(claim: list) -> bool:  # the claim's truth under the hidden assignment
+                return bool(_truth(claim, kinds, 1, n))
 
-        # every assignment reaches a unique solution within a few tries on average
-        claims = retry(statements, accept=lambda claims: _solutions(claims, n) == 1, what="a uniquely solvable set")
+            def statements() -> list[list]:
+                return [_claim(rng, config.claims, speaker, n, hidden[speaker], true_now) for speaker in range(n)]
+
+            # every assignment reaches a unique solution within a few tries on average
+            claims = retry(statements, accept=lambda claims: _solutions(claims, n) == 1, what="a uniquely solvable set")
+            return hidden, claims
+
+        def fair(puzzle: tuple[list[bool], list[list]]) -> bool:
+            return puzzle[0] not in _readings(puzzle[1], n) or rng.random() < _KEEP
+
+        hidden, claims = retry(puzzle, accept=fair, what="a puzzle that no cheap reading answers")
         lines = [f'{names[s]} says: "{_sentence(claim, s, names)}"' for s, claim in enumerate(claims)]
         listing = ", ".join(names[:-1]) + f" and {names[-1]}"
         us = f' When one of them says "us", they mean all {n} of them.' if set(_COUNTS) & set(config.claims) else ""
@@ -140,6 +157,34 @@ def _solutions(claims: list[list], n: int, limit: int = 2) -> int:
     for speaker, claim in enumerate(claims):
         cnf.equivalent(knights[speaker], _claim_literal(cnf, claim, knights))
     return count_solutions(cnf, limit=limit)
+
+
+def _readings(claims: list[list], n: int) -> list[list[bool]]:
+    """Assignments read off the statements without solving: each statement that names kinds taken as
+    true or as false, or the kinds named most often (ties and the unnamed either way), or the first
+    speaker trusted as a knight with the fewest knights that make their statement true."""
+    named: list[list[int]] = [[] for _ in range(n)]  # +1 for each "is a knight", -1 for each "is a knave"
+    for claim in claims:
+        if claim[0] in ("knight", "both_knights", "knave", "both_knaves"):
+            sign = 1 if claim[0] in ("knight", "both_knights") else -1
+            for person in claim[1:3] if claim[0].startswith("both") else claim[1:2]:
+                named[person].append(sign)
+    out = []
+    for unnamed in (False, True):
+        out.append([votes[0] > 0 if votes else unnamed for votes in named])  # the first statement on each, true
+        out.append([votes[0] < 0 if votes else unnamed for votes in named])  # ... false
+        out.append([sum(votes) > 0 if sum(votes) else unnamed for votes in named])  # the majority
+    first = claims[0]
+    if first[0] not in _COUNTS:
+        others = [i for i in dict.fromkeys(first[1:3]) if i != 0]
+        for bits in range(1 << len(others)):  # fewest knights first
+            kinds = [1] + [0] * (n - 1)
+            for j, person in enumerate(others):
+                kinds[person] = bits >> j & 1
+            if _truth(first, kinds, 1, n):
+                out.append([bool(k) for k in kinds])
+                break
+    return out
 
 
 def _claim_literal(cnf: CNF, claim: list, knights: list[int]) -> int:

@@ -16,6 +16,10 @@ fixed size made that count the pool's size less a few). Answers are an integer, 
 two-digit hour, judged exactly. The difficulty is log2 of the request lines plus twice the question's
 rank.
 
+Version 4: levels 0 and 1 write 80-140 and 90-150 request lines a file (were 40-80 and 50-90): their
+counts were small and bunched, so the best constant answer ("6", "4") was right on 0.165 and 0.135 of the
+questions (200 seeds); now 0.075 and 0.065.
+
 Generation speed: about 120 problems/s at level 4 on this 2-core machine. Each problem writes its own log
 files, 5 services over 5 days of 90-150 request lines each with rotated files and comments, and answers
 its question from every request record; drawing and formatting those few thousand lines is nearly all the
@@ -56,7 +60,7 @@ class LogForensics(ShellTask):
     id = "terminal/log_forensics"
     family = "terminal"
     description = "Answer a question about generated web-service logs by searching them with a sandboxed shell."
-    version = 3
+    version = 4  # v4: more lines at levels 0-1, whose small counts made a constant answer pay
     tags = ("terminal", "multi-turn", "shell", "logs", "agentic")
 
     @dataclass(frozen=True)
@@ -70,8 +74,8 @@ class LogForensics(ShellTask):
         budget: int
 
     presets = (
-        Config(2, 2, (40, 80), ("status_count",), False, False, 5),
-        Config(3, 3, (50, 90), ("status_count", "errors_on_prefix"), False, False, 6),
+        Config(2, 2, (80, 140), ("status_count",), False, False, 5),
+        Config(3, 3, (90, 150), ("status_count", "errors_on_prefix"), False, False, 6),
         Config(3, 4, (60, 110), ("errors_on_prefix", "client_error_ips"), True, False, 7),
         Config(4, 5, (70, 120), ("client_error_ips", "top_failing_user"), True, True, 8),
         Config(5, 5, (90, 150), ("top_failing_user", "busiest_hour"), True, True, 9),
