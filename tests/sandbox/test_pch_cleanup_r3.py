@@ -55,6 +55,13 @@ def _assembler_files() -> set[str]:
 
 def test_a_server_closed_while_it_precompiles_headers_leaves_no_compiler_and_no_temporary_file() -> None:
     root = tempfile.mkdtemp(prefix="palaestra-pch-cut-")
+    try:  # the folder goes whatever happens, a skip before the build included
+        _cut_the_header_build(root)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _cut_the_header_build(root: str) -> None:
     os.chmod(root, 0o711)  # the jobs' uids must reach their scratch dirs below it
     before = _assembler_files()
     backend = LocalBackend(min_tier="none", base_dir=os.path.join(root, "base"))
@@ -66,16 +73,13 @@ def test_a_server_closed_while_it_precompiles_headers_leaves_no_compiler_and_no_
         building = _build_processes(root)
     finally:
         backend.close()
-    try:
-        if not building:
-            pytest.skip("the header build had already finished when the server was closed")
-        # SIGKILL is delivered at once, but a process leaves /proc only once the kernel has torn it down
-        for _ in range(1_200):  # polls 50 ms apart: a liveness bound (about a minute), no duration is asserted
-            if not _build_processes(root):
-                break
-            time.sleep(0.05)
-        assert not _build_processes(root), "compilers of the cut build are still running"
-        assert not _assembler_files() - before, "the cut build left its temporary files in the host's temporary folder"
-        assert not list(Path(root, "base").glob("pch/.build-*")), "the cut build's folder was left"
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+    if not building:
+        pytest.skip("the header build had already finished when the server was closed")
+    # SIGKILL is delivered at once, but a process leaves /proc only once the kernel has torn it down
+    for _ in range(1_200):  # polls 50 ms apart: a liveness bound (about a minute), no duration is asserted
+        if not _build_processes(root):
+            break
+        time.sleep(0.05)
+    assert not _build_processes(root), "compilers of the cut build are still running"
+    assert not _assembler_files() - before, "the cut build left its temporary files in the host's temporary folder"
+    assert not list(Path(root, "base").glob("pch/.build-*")), "the cut build's folder was left"
