@@ -8,7 +8,6 @@ import json
 import os
 import shutil
 import tempfile
-import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,18 +16,13 @@ import pytest
 
 from palaestra.core.registry import make_source, registry
 from palaestra.ui import Playground, make_server
+from tests.ui.ui_support import serving
 
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, Playground())
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(make_server("127.0.0.1", 0, Playground())) as server:
         yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _get(url: str) -> tuple[int, object]:

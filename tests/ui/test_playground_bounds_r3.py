@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -15,19 +14,15 @@ import pytest
 
 import palaestra.ui as ui
 from palaestra.ui import Playground, make_server
+from tests.ui.ui_support import serving
 
 
 @pytest.fixture
 def small(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.setattr(ui, "HEADER_SECONDS", 1.0)
     monkeypatch.setattr(ui, "MAX_CONNECTIONS", 2)
-    server = make_server("127.0.0.1", 0, Playground())
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    try:
+    with serving(make_server("127.0.0.1", 0, Playground())) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _get(port: int, path: str, timeout: float = 8) -> bytes:

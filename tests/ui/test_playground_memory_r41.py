@@ -14,17 +14,13 @@ from typing import Any
 import pytest
 
 from palaestra.ui import Playground, make_server
+from tests.ui.ui_support import serving
 
 
 @pytest.fixture
 def ui() -> Iterator[Any]:
-    server = make_server("127.0.0.1", 0, Playground(max_sessions=3))
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    try:
+    with serving(make_server("127.0.0.1", 0, Playground(max_sessions=3))) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _post(port: int, body: bytes) -> tuple[int, dict[str, Any]]:

@@ -7,7 +7,6 @@ import http.client
 import json
 import re
 import socket
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +15,7 @@ import pytest
 from palaestra.cli import build_parser
 from palaestra.core.browser_guard import LOOPBACK_NAMES, allowed_hosts, refusal
 from palaestra.ui import Playground, make_server
+from tests.ui.ui_support import serving
 
 
 @pytest.fixture
@@ -23,12 +23,8 @@ def ui() -> Iterator[Any]:
     playground = Playground(max_sessions=3)
     server = make_server("127.0.0.1", 0, playground)
     server.playground = playground  # for the test's eyes
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    try:
+    with serving(server):
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _request(server: Any, method: str, path: str, body: Any = None, headers: dict[str, str | None] | None = None,

@@ -6,26 +6,21 @@ API) needs it: ``Authorization: Bearer TOKEN`` or the cookie that opening ``/?to
 from __future__ import annotations
 
 import socket
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from palaestra.ui import Playground, make_server, serve_ui
+from tests.ui.ui_support import serving
 
 TOKEN = "play-s3cret-token"
 
 
 @pytest.fixture
 def ui() -> Iterator[Any]:
-    server = make_server("127.0.0.1", 0, Playground(max_sessions=3), token=TOKEN)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    try:
+    with serving(make_server("127.0.0.1", 0, Playground(max_sessions=3), token=TOKEN)) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _get(server: Any, path: str, headers: str = "", method: str = "GET", body: bytes = b"") -> tuple[int, bytes]:
