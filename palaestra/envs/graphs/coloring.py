@@ -7,17 +7,25 @@ number of times) until the obvious greedy colouring (vertices in order, smallest
 the textbook greedy colourings of :func:`palaestra.envs.graphs._greedy.greedy_colourings` (DSATUR with
 ties to the lower and to the higher id, smallest-last greedy; declared to the kit) all need more than k
 colours; DSATUR had coloured 0.74-1.00 of levels 2-6 with k colours before version 3, and DSATUR with
-ties to the higher id still coloured 50-63% of levels 2-4 in version 3. Past the presets the average degree grows
+ties to the higher id still coloured 50-63% of levels 2-4 in version 3. Version 5 also redraws a graph that one
+of networkx's six textbook strategies (:func:`palaestra.envs.graphs.common.greedy_colours_within`) colours with k
+colours on the prompt's numbering or on a random renumbering (networkx breaks ties by node order, and a
+policy may number the nodes its own way), with 24/20/24 nodes of average degree 5/6.5/7 at levels 2/3/4 (13/16/22
+of 4/6/7 before: too few small sparse graphs beat every greedy rule): the best of the six on another random renumbering
+0.77/0.68/0.44 -> 0.22/0.31/0.22 (smallest-last 0.42/0.37/0.18 -> 0.10/0.15/0.09, each other strategy <= 0.07),
+on the prompt's numbering 0.55/0.60/0.45 -> 0, greedy in a random vertex order 0.18/0.13/0.03 -> 0.01/0.03/0.02
+(40 seeds a level; levels 5+ are unchanged).
+Past the presets the average degree grows
 with k (3.5 per colour), near where planted colourings stop being easy for greedy rules. The verifier accepts **any** proper colouring with colours 1..k
 written as ``vertex: colour`` pairs separated by commas (``0: 1, 1: 2, 2: 1``).
 
 Version 2: generation moved onto the shared generator (different graphs for the same seed, with
 exactly ``round(average_degree * nodes / 2)`` edges) and a difficulty measure was declared.
 
-Generation speed: about 430 problems/s at level 4 on this 2-core machine (version 3: 1,300/s; measured 3 times
-slower under the same load). About 12 graphs are drawn per problem (60 at level 2) because one of the greedy
-colourings already finds a colouring with the stated number of colours (the redraw keeps textbook greedy rules from earning reward); drawing the graphs and
-running DSATUR take most of the time.
+Generation speed: 12-21 ms CPU a problem at levels 2-4 on this loaded 2-core machine (version 4: 3-23 ms). Tens
+of graphs are drawn per problem because one of the greedy colourings already finds a colouring with the stated
+number of colours (the redraw keeps textbook greedy rules from earning reward); running networkx's strategies on
+the renumberings takes most of the time.
 """
 
 from __future__ import annotations
@@ -30,10 +38,15 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.graphs._greedy import greedy_colourings
+from palaestra.envs.graphs.common import greedy_colours_within
 from palaestra.generators.graphs import Graph, random_colorable
 from palaestra.verifiers.normalize import markup_spellings, read_answer, unparsed_feedback
 
-MAX_GREEDY_RETRIES = 1_000  # the greedy colourings all fail on about 1 draw in 60 at level 2
+MAX_GREEDY_RETRIES = 1_000  # the greedy colourings all fail on a few draws in 100 at levels 2-4
+RELABELLINGS = 1  # random renumberings networkx's greedy colourings are also tried on (ties follow node order)
+# Past 4 colours (levels 5+) networkx's best of six already colours only 0.02-0.09 of the graphs with k colours
+# on a random renumbering, and running it on the larger graphs would cost up to 1.7 s a problem (level 40).
+NETWORKX_UP_TO = 4
 _PAIR = re.compile(r"^\s*(?:vertex\s*)?(\d{1,4})\s*[:=]\s*(?:colou?r\s*)?(\d{1,4})\s*$", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[,;\n]+")
 
@@ -41,7 +54,7 @@ _SEPARATORS = re.compile(r"[,;\n]+")
 @register
 class Coloring(Task):
     id = "graphs/coloring"
-    version = 4
+    version = 5  # v5: bigger, denser graphs at levels 2-4, redrawn against networkx's strategies on renumberings
     family = "graphs"
     description = "Colour a graph's vertices with k colours so that no edge joins two vertices of one colour."
     tags = ("graphs", "constraint-satisfaction")
@@ -56,9 +69,9 @@ class Coloring(Task):
     presets = (
         Config(nodes=10, colors=2, average_degree=2.5, beat_greedy=False),
         Config(nodes=10, colors=3, average_degree=3.5, beat_greedy=False),
-        Config(nodes=13, colors=3, average_degree=4.0, beat_greedy=True),
-        Config(nodes=16, colors=4, average_degree=6.0, beat_greedy=True),
-        Config(nodes=22, colors=4, average_degree=7.0, beat_greedy=True),
+        Config(nodes=24, colors=3, average_degree=5.0, beat_greedy=True),
+        Config(nodes=20, colors=4, average_degree=6.5, beat_greedy=True),
+        Config(nodes=24, colors=4, average_degree=7.0, beat_greedy=True),
     )
     # Capped at level 32's values: past them generation raises or passes its CPU bound (difficulty saturates).
     growth = Growth(steps={"nodes": 6, "colors": 1, "average_degree": 3.5},
@@ -70,7 +83,8 @@ class Coloring(Task):
         for _ in range(MAX_GREEDY_RETRIES):  # keeps the last draw if greedy keeps succeeding
             graph, planted = random_colorable(rng, n, k, edge_count)
             if not config.beat_greedy or (_greedy_colors(graph) > k and all(
-                    max(c) > k for c in greedy_colourings(n, _pairs(graph)).values())):
+                    max(c) > k for c in greedy_colourings(n, _pairs(graph)).values())
+                    and (k > NETWORKX_UP_TO or not greedy_colours_within(n, sorted(_pairs(graph)), k, rng, RELABELLINGS))):
                 break
         edges = sorted([u, v] for u, v, _ in graph.edges)
         edge_text = ", ".join(f"{u}-{v}" for u, v in edges)
