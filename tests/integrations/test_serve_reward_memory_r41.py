@@ -108,7 +108,7 @@ def test_parsing_that_would_outgrow_the_memory_budget_is_refused() -> None:
 
 
 def test_bodies_in_flight_share_the_budget_and_small_requests_still_pass() -> None:
-    server = _start(timeout=10.0, max_memory_bytes=4 << 20, body_timeout=2.0)
+    server = _start(timeout=10.0, max_memory_bytes=4 << 20, body_timeout=4.0)
     held = []
     try:
         # two clients each send 3 MB of a 5 MB body and stall: together they hold the whole budget ...
@@ -118,10 +118,9 @@ def test_bodies_in_flight_share_the_budget_and_small_requests_still_pass() -> No
             held.append(sock)
         time.sleep(0.3)
         held[1].sendall(b" " * (1 << 20))  # what the first left of the budget, and no more
-        start = time.monotonic()
         assert _post(server, _head(_batch()) + _batch()) == 200  # a small request needs none of it
-        assert time.monotonic() - start < 1.5
-        # the budget was never exceeded; the stalled ones get 503 or 408 when their body time is up
+        # ... and did not wait for it: the stalled bodies still hold the budget (they give it back only when their
+        # body time is up, with a 503 or 408), which was never exceeded
         assert server.memory.free >= 0
         assert 0 <= server.memory.free < 1 << 20  # 4 MB of bodies, less their free first 256 kB each
         assert {_status(sock) for sock in held} <= {408, 503}
