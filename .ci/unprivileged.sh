@@ -42,9 +42,14 @@ if [ -z "$base" ]; then
     exit 0
 fi
 # A virtualenv of its own (the checkout's may be unreadable too), without the heavy test extras
-# (torch, ray) none of these tests needs; pip's cache from the main install makes it quick.
+# (torch, ray) none of these tests needs.
 "$base" -m venv "$work/venv"
-"$work/venv/bin/pip" install -q -e "$work/src[verify,tools]" pytest pytest-xdist
+# With .ci/run's uv (in the checkout's virtualenv) the install takes seconds; pip otherwise.
+if [ -x .venv/bin/uv ]; then
+    .venv/bin/uv pip install -q --link-mode copy --compile-bytecode --python "$work/venv/bin/python" -e "$work/src[verify,tools]" pytest pytest-xdist
+else
+    "$work/venv/bin/pip" install -q -e "$work/src[verify,tools]" pytest pytest-xdist
+fi
 # Byte-compile the copy now: that user cannot write __pycache__ there (timing tests would pay).
 "$work/venv/bin/python" -m compileall -q "$work/src/palaestra" "$work/src/tests" >/dev/null
 chmod -R a+rX "$work/venv" "$work/src"

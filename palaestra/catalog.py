@@ -228,5 +228,6 @@ def golden_problem(env_id: str, root: Path = DEFAULT_GOLDEN_DIR, sample: Sampler
     if changed:
         shown = ", ".join(changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "")
         return (f"v{version} now produces different problems at {shown}: if the change is intended, bump the "
-                f"env's `version` and run {fix}; otherwise restore the generator")
+                f"env's `version` and run {fix}; otherwise restore the generator (one that differs from process to "
+                f"process depends on more than its rng: a set's order or hash() follows PYTHONHASHSEED)")
     return None

@@ -42,7 +42,7 @@ from palaestra.core.registry import make_source
 from palaestra.kit.base import Settings, _require, sample, statistics_seeds
 
 GLANCE = 5  # problems looked at first: is there an answer and an example at all?
-FIRST_LOOK = 40  # problems looked at before deciding a level needs the full sample (at least)
+FIRST_LOOK = 40  # the least a level draws whose examples and answers can relate (its first look may be fewer)
 BUDGET_LOOK = 20  # problems whose printed numbers must vary before the budget check samples more
 TAIL_P = 1e-4  # how improbable an avoidance (or a give-away) must be to fail: hundreds of env-levels are tested
 MIN_EXPECTED = 8.0  # expected matches under independence below which avoidance cannot be told from chance
@@ -203,8 +203,11 @@ def check_example_independence(env_id: str, s: Settings) -> str:
     """The prompt's example does not depend on the answer (see the module's docstring)."""
     source = make_source(env_id)
     notes = []
-    first_look = max(FIRST_LOOK, s.balance_seeds // 5)
     for level in range(source.levels()):
+        # The first look is at most the distinctness check's sample, whose problems are drawn anyway (CI: 24 at
+        # levels >= 2): a level the look clears costs no new problems, and a level it does not clear draws the
+        # sample its rate of related pairs needs below, at least FIRST_LOOK, whatever the look was.
+        first_look = min(max(FIRST_LOOK, s.balance_seeds // 5), s.distinct_seeds if level < 2 else s.distinct_upper_seeds)
         glance = _level_problems(env_id, level, GLANCE)
         if all(p.answer is None for p in glance) or not any(_shown(source, p).key for p in glance):
             continue  # no answer to depend on, or no example in the prompts
@@ -227,7 +230,7 @@ def check_example_independence(env_id: str, s: Settings) -> str:
                 continue
             # Enough problems for about 5 * MIN_EXPECTED related pairs of each testable kind: an example that
             # avoids the answer then fails near certainly, at a fraction of the cost where most pairs relate.
-            target = min(s.balance_seeds, max(first_look, *(math.ceil(5 * MIN_EXPECTED / r) for r in testable)))
+            target = min(s.balance_seeds, max(FIRST_LOOK, *(math.ceil(5 * MIN_EXPECTED / r) for r in testable)))
         problems = first + [sample(env_id, level, seed) for seed in statistics_seeds(target)[first_look:]]
         shown += [_shown(source, p) for p in problems[first_look:]]
         answers = [_answer_key(p) or "" for p in problems]
