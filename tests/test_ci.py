@@ -261,7 +261,8 @@ def test_cpu_that_is_not_the_generations_does_not_fail_the_bound() -> None:
 
 
 def test_auto_workers_are_one_per_cpu_as_far_as_memory_holds() -> None:
-    """``pytest -n auto`` (the README's command) starts one worker per usable CPU, fewer where memory is short."""
+    """``pytest -n auto`` (the README's command) starts a worker per usable CPU and one more, fewer where memory is
+    short."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("suite_conftest", REPO / "tests" / "conftest.py")
@@ -269,10 +270,11 @@ def test_auto_workers_are_one_per_cpu_as_far_as_memory_holds() -> None:
     conftest = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(conftest)
     gib = 2**30
-    assert conftest.worker_count(2, 24 * gib) == 2
+    assert conftest.worker_count(2, 24 * gib) == 3
+    assert conftest.worker_count(2, 2 * conftest.WORKER_BYTES) == 2  # memory for two: two
     assert conftest.worker_count(64, 16 * gib) == 16 * gib // conftest.WORKER_BYTES < 64  # memory bounds the count
-    assert conftest.worker_count(4, None) == 4  # no /proc/meminfo: the CPUs decide
+    assert conftest.worker_count(4, None) == 5  # no /proc/meminfo: the CPUs decide
     assert conftest.worker_count(8, 0) == conftest.worker_count(2, 0) == 2  # never under the old -n 2
-    assert conftest.worker_count(1, 24 * gib) == 1
+    assert conftest.worker_count(1, 24 * gib) == 2
     memory = conftest.available_memory_bytes()
     assert memory is None or memory > 0
