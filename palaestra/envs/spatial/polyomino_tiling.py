@@ -151,7 +151,20 @@ class PolyominoTiling(Task):
         data = problem.data
         letters = LABELS[: len(data["pieces"])]
         readings = {EMPTY: EMPTY, **{letter: letter for letter in letters}}
-        grid = read_answer(answer, lambda s: read_grid(s, frozenset(readings), max_cells=2_500))
+        symbols = frozenset(readings)
+
+        def region_shaped(text: str) -> list[list[str]] | None:
+            grid = read_grid(text, symbols, max_cells=2_500)
+            return grid if grid and len(grid) == data["rows"] and all(len(row) == data["cols"] for row in grid) else None
+
+        def shaped(text: str) -> list[list[str]] | None:
+            """The grid when ``text`` reads in the region's shape. A last row that ends in an outside cell keeps its
+            own ``.``: one closing full stop after it is cut only when the grid does not read with it (the shared
+            grammar leaves ``..`` alone as a trailing-off)."""
+            body = text.rstrip()
+            return region_shaped(text) or (region_shaped(body[:-1]) if body.endswith("..") else None)
+
+        grid = read_answer(answer, shaped) or read_answer(answer, lambda s: read_grid(s, symbols, max_cells=2_500))
         if grid is None:
             return Verdict.unparsed(f"expected a grid of the letters {letters[0]}..{letters[-1]} and ., one row per line")
         if len(grid) != data["rows"] or len(grid[0]) != data["cols"]:
