@@ -7,6 +7,11 @@
   another, ``k`` left out or the map's factor moved by one up to 0.04 at level 0. Now every program one slip away
   (``_repair.near_specs``) fails some test, and the sandbox rejects the gold repair with ``>=`` for ``>``.
 
+- code/efficient_arrays v2: the hidden large tests' k kept every counted block short, so walking from every start
+  (longest_window, subarray_sums at_most) or listing every close pair (pair_count close) passed every problem tried:
+  0.62 of level 0 and 0.51 of level 1 (100 seeds). Now those blocks span n/6 or more values and the close pairs are
+  a tenth of all pairs: the walks run out of time (0/62, 0/51).
+
 Each test fails on the version before its fix.
 """
 
@@ -94,3 +99,75 @@ def test_c_compile_repair_rejects_the_bound_moved_by_one_in_the_sandbox() -> Non
         assert task.play(problem, state, slipped).verdict.reward == 0.0, seed
         checked += 1
     assert checked >= 3
+
+
+def _arrays_problems(level: int, measures: set[tuple[str, str]], per_measure: int) -> list:  # type: ignore[type-arg]
+    task = _task("code/efficient_arrays")
+    seen: dict[tuple[str, str], int] = {}
+    found = []
+    for seed in range(200):
+        problem = task.sample(level, seed)
+        key = (problem.data["template"], problem.data["params"]["measure"])
+        if key in measures and seen.get(key, 0) < per_measure:
+            seen[key] = seen.get(key, 0) + 1
+            found.append(problem)
+    assert set(seen) == measures
+    return found
+
+
+def test_efficient_arrays_large_tests_make_naive_walks_quadratic() -> None:
+    """What a walk from every start costs on a large test: at least its answer's count of blocks or pairs (1e9 or
+    more now; v1: under 1e7), or for the longest window about n times its length (a sixth of n or more now; v1: a
+    few hundred values at most)."""
+    task = _task("code/efficient_arrays")
+    counted = {("subarray_sums", "at_most"), ("pair_count", "close")}
+    longest = {("longest_window", "sum"), ("longest_window", "distinct")}
+    for problem in _arrays_problems(0, counted | longest, 2):
+        key = (problem.data["template"], problem.data["params"]["measure"])
+        case, line = problem.data["cases"][-1], task.expected(problem)[-1]
+        answer = int(line.rsplit(" ", 1)[-1])
+        assert case["n"] >= 200_000
+        if key in counted:
+            assert answer >= 10**9, (key, answer)
+        else:
+            assert answer >= 20_000, (key, answer)
+
+
+NAIVE_WINDOW = r"""
+#include <stdio.h>
+static long long x[300005];
+int main(void) {
+    int t;
+    if (scanf("%d", &t) != 1) return 1;
+    for (int c = 1; c <= t; c++) {
+        int n; long long s, k;
+        if (scanf("%d %lld %lld", &n, &s, &k) != 3) return 1;
+        long long a = s;
+        for (int i = 0; i < n; i++) { x[i] = a % V + LOW; a = (a * MUL + ADD) % MOD; }
+        long long best = 0;
+        for (int i = 0; i < n; i++) {
+            long long sum = 0; int j = i;
+            for (; j < n; j++) { sum += x[j]; if (sum > k) break; }
+            if (j - i > best) best = j - i;
+        }
+        if (LABELLED) printf("Case #%d: %lld\n", c, best); else printf("%lld\n", best);
+    }
+    return 0;
+}
+"""
+
+
+def test_efficient_arrays_naive_longest_window_runs_out_of_time() -> None:
+    """A walk from every start until the sum passes k: right on every test, and in v1 inside the budget (level 0
+    seeds 3 and 4 among them); now over it."""
+    _need("c")
+    task = _task("code/efficient_arrays")
+    for problem in _arrays_problems(0, {("longest_window", "sum")}, 2):
+        params = problem.data["params"]
+        g = params["generator"]
+        code = NAIVE_WINDOW
+        for name, value in (("V", g["v"]), ("LOW", g["low"]), ("MUL", g["a"]), ("ADD", g["b"]), ("MOD", g["m"]),
+                            ("LABELLED", int(bool(params["labelled"])))):
+            code = re.sub(rf"\b{name}\b", str(value), code)
+        verdict = task.verify(problem, f"```c\n{code}\n```")
+        assert verdict.reward == 0.0 and "time limit" in verdict.feedback, verdict.feedback
