@@ -24,6 +24,10 @@ which the prompt shows anyway) when it compiles: a hidden test's input or expect
 Reward 1 when every test passes within the turn budget. Several sites are traps whose obvious fix
 compiles but deletes what the specification asks for (an unused variable whose use was removed, a
 shadowing ``:=``): such a fix fails the hidden tests.
+The tests pin the described program down: every program one slip away from it (:func:`near_specs`: a
+bound moved by one, a reducer replaced, ``k`` left out...) prints some test's line wrong (since version 2 of
+the four envs; before, ``>=`` for ``>`` passed every test of a third of the level-0 problems): about one test value in
+five sits at the filter's bound, and the tests are redrawn until they pin the program.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from palaestra.verifiers.polyglot import Budget, fence
 
 EXAMPLES = 2  # tests shown in the prompt (the first ones); the rest are hidden
 HERE = None  # a message reported at the edited place itself (the first line put there, or the line after a deletion)
+TEST_DRAWS = 400  # draws of the hidden tests for one program (the least pinned spec at level 0 keeps ~1 in 8)
 END = "<eof>"  # a message reported at the program's last line (a parser that reaches the end of the file)
 
 
@@ -115,6 +120,39 @@ def run_spec(spec: dict[str, Any], k: int, xs: list[int]) -> str:
     return " ".join(str(reduce(kind, ys)) for kind in spec["reducers"])
 
 
+def near_specs(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """The programs one slip away from ``spec``, each wrong: the filter's bound moved by one (``>=`` for ``>``) or
+    its residue or modulus changed, every element kept, the map's factor moved by one, ``k`` left out (the
+    missing argument passed as 0), the other map, each reducer replaced by another, the two printed the other
+    way round. Hidden tests on which one of them prints every line right cannot tell it from the program."""
+    flt, mp = spec["filter"], spec["map"]
+    filters: list[dict[str, Any]] = [{"kind": "above", "c": -1}]  # keeps everything: the values are >= 0
+    if flt["kind"] == "residue":
+        m, r = flt["m"], flt["r"]
+        filters += [{"kind": "residue", "m": m, "r": (r + d) % m} for d in (-1, 1)]
+        filters += [{"kind": "residue", "m": other, "r": r % other} for other in (m - 1, m + 1) if other >= 2]
+    else:
+        filters += [{**flt, "c": flt["c"] + d} for d in (-1, 1)]
+    maps = [{**mp, "a": mp["a"] + d} for d in (-1, 1)] + [{"kind": "affine", "a": 1}, {"kind": "indexed", "a": 0}]
+    maps.append({**mp, "kind": "indexed" if mp["kind"] == "affine" else "affine"})
+    first, second = spec["reducers"]
+    reducers = [[second, first]] + [[kind, second] for kind in REDUCERS if kind not in (first, second)] + \
+        [[first, kind] for kind in REDUCERS if kind not in (first, second)]
+    near = [{**spec, "filter": f} for f in filters if f != flt] + [{**spec, "map": m} for m in maps if m != mp]
+    near += [{**spec, "reducers": pair} for pair in reducers]
+    # the missing argument passed as 0: the map run with k = 0 (its "k" entry, read by pinned())
+    return near + [{**spec, "map": {**mp, "k": 0}}]
+
+
+def pinned(spec: dict[str, Any], tests: Sequence[tuple[int, list[int]]], expected: Sequence[str]) -> bool:
+    """Whether every program of :func:`near_specs` prints a wrong line on some test."""
+    for near in near_specs(spec):
+        fixed_k = near["map"].get("k")
+        if all(run_spec(near, k if fixed_k is None else fixed_k, xs) == line for (k, xs), line in zip(tests, expected)):
+            return False
+    return True
+
+
 REDUCER_TEXT = {
     "total": "the sum of the elements (0 for an empty list)",
     "weighted": "the weighted sum 1*y1 + 2*y2 + ... + m*ym (0 for an empty list)",
@@ -141,13 +179,31 @@ def describe(spec: dict[str, Any]) -> str:
             f"a space: {first}, then {second}, both of the transformed list.")
 
 
-def draw_tests(rng: random.Random, count: int, max_len: int) -> list[tuple[int, list[int]]]:
-    return [(rng.randint(0, 9), [rng.randint(0, 40) for _ in range(rng.randint(0 if i else 3, max_len))])
-            for i in range(count)]
+def draw_tests(rng: random.Random, count: int, max_len: int, near: Sequence[int] = ()) -> list[tuple[int, list[int]]]:
+    """``count`` tests ``(k, xs)``, values 0-40; about one value in five drawn from ``near`` when given (the values
+    at the filter's bound, which a bound moved by one keeps or drops the other way)."""
+    def value() -> int:
+        return rng.choice(near) if near and rng.random() < 0.2 else rng.randint(0, 40)
+
+    return [(rng.randint(0, 9), [value() for _ in range(rng.randint(0 if i else 3, max_len))]) for i in range(count)]
 
 
 def test_input(k: int, xs: list[int]) -> str:
     return f"{len(xs)} {k}\n{' '.join(map(str, xs))}\n"
+
+
+def pinning_tests(rng: random.Random, spec: dict[str, Any], count: int,
+                  max_len: int) -> tuple[list[tuple[int, list[int]]], list[str]] | None:
+    """``count`` tests and their expected lines, varied (four different lines at least) and :func:`pinned`, or
+    None. Only the tests are redrawn, never the program: redrawing the program made the filters with a bound,
+    which few draws pin at level 0, rare."""
+    flt = spec["filter"]
+    near = [flt["c"] + d for d in (-1, 0, 1)] if flt["kind"] != "residue" else []
+    tests = draw_tests(rng, count, max_len, near)
+    expected = [run_spec(spec, k, xs) for k, xs in tests]
+    if len(set(expected)) < min(4, len(expected)) or not pinned(spec, tests, expected):
+        return None
+    return tests, expected
 
 
 def typo(name: str, taken: Sequence[str], rng: random.Random) -> str:
@@ -291,10 +347,8 @@ class CompileRepairTask(MultiTurnTask):
                 return None
             if self.first_error_only:
                 messages = messages[:1]
-            tests = draw_tests(rng, config.tests, config.max_len)
-            expected = [run_spec(spec, k, xs) for k, xs in tests]
-            if len(set(expected)) < min(4, len(expected)):
-                return None
+            tests, expected = retry(lambda: pinning_tests(rng, spec, config.tests, config.max_len),
+                                    attempts=TEST_DRAWS, what="hidden tests that tell the program from every near one")
             examples = "\n\n".join(f"Input:\n```\n1\n{test_input(k, xs).rstrip()}\n```\nOutput:\n```\n{line}\n```"
                                    for (k, xs), line in zip(tests[:EXAMPLES], expected[:EXAMPLES]))
             prompt = (

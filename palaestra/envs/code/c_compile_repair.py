@@ -12,6 +12,11 @@ of gcc's errors (without the column and any "did you mean" hint) and two example
 whole program is compiled by the sandbox's gcc and run on every test, and the feedback is gcc's real
 output or how many tests passed. Reward 1 when all pass within the attempts. The reference is the program
 before the errors were injected.
+
+Version 2 (red team, round 3, session 43): the hidden tests pin the described program down. In version 1 a program
+with the filter's bound moved by one (``>=`` for ``>``) printed every test right in 0.33/0.31/0.17/0.12/0.05 of the
+problems at levels 0-4 (150 seeds each; a reducer replaced, ``k`` left out or the map's factor moved by one up to
+0.04 at level 0): now every such near program fails some test (:func:`palaestra.envs.code._repair.near_specs`).
 """
 
 from __future__ import annotations
@@ -147,7 +152,7 @@ class CCompileRepair(CompileRepairTask):
     id = "code/c_compile_repair"
     description = "Repair a C program that fails to compile (pointers vs structs, const, prototypes, arity) over turns."
     tags = ("code", "programming", "c", "pointers", "debugging", "compile-errors", "multi-turn")
-    version = 1
+    version = 2  # v2: hidden tests that every near program (a bound moved by one...) fails
     language, file_name, compiler = "c", "main.c", "gcc 12 (-std=gnu17)"
     toolchains = ("c",)
     message_prefix = "error: "

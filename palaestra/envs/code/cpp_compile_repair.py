@@ -13,6 +13,11 @@ first line of each of g++'s errors (without the column and any "did you mean" hi
 each turn the whole program is compiled by the sandbox's g++ (``-std=gnu++17``) and run on every test, and
 the feedback is g++'s real output or how many tests passed. Reward 1 when all pass within the attempts.
 The reference is the program before the errors were injected.
+
+Version 2 (red team, round 3, session 43): the hidden tests pin the described program down. In version 1 a program
+with the filter's bound moved by one (``>=`` for ``>``) printed every test right in 0.43/0.31/0.19/0.13/0.04 of the
+problems at levels 0-4 (150 seeds each; a reducer replaced, ``k`` left out or the map's factor moved by one up to
+0.04 at level 0): now every such near program fails some test (:func:`palaestra.envs.code._repair.near_specs`).
 """
 
 from __future__ import annotations
@@ -129,7 +134,7 @@ class CppCompileRepair(CompileRepairTask):
     description = ("Repair a C++ program that fails to compile (lambda captures, const members, references, "
                    "declarations) over turns.")
     tags = ("code", "programming", "cpp", "debugging", "compile-errors", "multi-turn")
-    version = 1
+    version = 2  # v2: hidden tests that every near program (a bound moved by one...) fails
     language, file_name, compiler = "cpp", "main.cpp", "g++ 12 (-std=gnu++17)"
     toolchains = ("cpp",)
     message_prefix = "error: "

@@ -22,6 +22,18 @@ Templates (parameters vary the rule; the generator constants are drawn per probl
 
 Expected answers come from the Python reference program, run in-process (templates/efficient_arrays.txt),
 except for inversions (NumPy, three times faster on the hidden large tests).
+
+Version 2 (red team, round 3, session 43): the hidden large tests' bounds make the counted blocks and pairs long and
+many. In version 1 k kept every window short (a block sum at most k over values below v with k <= 40 v, at most k
+of at most 60 values, pairs at most v/50 apart), so a C program walking from every start until the bound broke,
+or listing every close pair after sorting, passed every problem it was tried on: longest_window (distinct 18/18
+and 17/17 at levels 0/1, sum 20/20 and 14/14), subarray_sums at_most (13/13, 13/13), pair_count close (11/11,
+7/7, 8/8 at levels 0-2), 0.62 of all level-0 problems (100 seeds) and 0.51 of level 1. Now a large test's k keeps
+blocks of n/6 to n/3 values (sums), half to two thirds of 50,000-99,999 values (distinct), pairs up to v/10-v/4
+apart (close): those programs run out of time on every one (0/62 and 0/51), the references stay under 0.15 s.
+Left for later: histogram, where expanding from every bar passes (28/28, 22/23, 34/41 at levels 1-3), as iid bar
+heights leave every bar a short span; the sandbox enforces a fractional CPU budget as a whole second (C's 0.5 s is
+1 s).
 """
 
 from __future__ import annotations
@@ -48,6 +60,13 @@ from palaestra.envs.code.templates import ProgramTexts
 MAX_N = 300_000  # per test; C arrays are sized for it
 
 CODE = ProgramTexts("efficient_arrays")
+LARGE = 1000  # tests longer than this are the hidden large ones
+
+
+def long_window_sum(rng: random.Random, v: int, n: int) -> int:
+    """A bound on a block's sum (values 0 .. v-1) that blocks of n/6 to n/3 values keep under: a program that
+    walks every counted block, or every block up to the first one over the bound, does n^2/6 steps or more."""
+    return rng.randint(n // 6, n // 3) * (v - 1) // 2
 
 
 class GeneratedArray(StdioTemplate):
@@ -107,6 +126,8 @@ class SubarraySums(GeneratedArray):
             return rng.randint(-2 * g["v"], 2 * g["v"])
         if p["measure"] == "divisible":
             return rng.randint(2, 60)
+        if n > LARGE:  # blocks of n/6 to n/3 values: listing every counted block is quadratic
+            return long_window_sum(rng, g["v"], n)
         return rng.randint(g["v"], 30 * g["v"])
 
     def statement(self, p: dict[str, Any]) -> str:
@@ -131,11 +152,15 @@ class LongestWindow(GeneratedArray):
     MEASURES = ("distinct", "sum")
 
     def value_range(self, measure: str, rng: random.Random) -> tuple[int, int]:
-        return (0, rng.randint(5, 60)) if measure == "distinct" else (0, rng.randint(10, 200))
+        return (0, rng.randint(50_000, 99_999)) if measure == "distinct" else (0, rng.randint(10, 200))
 
     def draw_k(self, rng: random.Random, p: dict[str, Any], n: int) -> int:
         g = p["generator"]
-        return rng.randint(1, g["v"] - 1) if p["measure"] == "distinct" else rng.randint(g["v"], 40 * g["v"])
+        if p["measure"] == "distinct":
+            # large tests: a half to two thirds of the values, so windows span 35,000 values or more; small ones:
+            # up to n (nearly every value differs, so a larger k would make the answer n)
+            return rng.randint(g["v"] // 2, 2 * g["v"] // 3) if n > LARGE else rng.randint(1, max(1, n - 1))
+        return long_window_sum(rng, g["v"], n) if n > LARGE else rng.randint(g["v"], 40 * g["v"])
 
     def statement(self, p: dict[str, Any]) -> str:
         asked = ("contains at most k different values" if p["measure"] == "distinct"
@@ -159,8 +184,8 @@ class PairCount(GeneratedArray):
 
     def draw_k(self, rng: random.Random, p: dict[str, Any], n: int) -> int:
         v = p["generator"]["v"]
-        if p["measure"] == "close":
-            return rng.randint(0, max(1, v // 50))
+        if p["measure"] == "close":  # large tests: a tenth of all pairs or more, too many to list one by one
+            return rng.randint(v // 10, v // 4) if n > LARGE else rng.randint(0, max(1, v // 50))
         return rng.randint(v // 2, 3 * v // 2)
 
     def statement(self, p: dict[str, Any]) -> str:
@@ -321,6 +346,13 @@ class EfficientArrays(EfficiencyTask):
                    "large tests under a CPU budget.")
     tags = ("code", "programming", "stdio", "efficiency", "multi-language")
     templates = TEMPLATES
+    version = 2  # v2: the large tests' k makes windows and close pairs long and many (naive walks run out of time)
+    # the two share the generated-input statement and the timing text (3-gram similarity 0.28-0.38 on the kit's
+    # four prompts, depending on the templates drawn there)
+    distinct_from = {"code/efficient_strings": "array algorithms (prefix sums, two pointers, monotonic stacks and "
+                                               "deques, Fenwick trees) on generated integer arrays; efficient_strings "
+                                               "asks for string algorithms (prefix function, Z, palindromes) on "
+                                               "generated texts"}
 
     @dataclass(frozen=True)
     class Config:

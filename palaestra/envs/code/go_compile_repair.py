@@ -10,6 +10,11 @@ The prompt shows the broken program, the compiler's errors and two example tests
 program is compiled by the sandbox's Go toolchain and run on every test (the examples and hidden ones),
 and the feedback is the compiler's real output or how many tests passed. Reward 1 when all pass within
 the attempts. The reference is the program before the errors were injected.
+
+Version 2 (red team, round 3, session 43): the hidden tests pin the described program down. In version 1 a program
+with the filter's bound moved by one (``>=`` for ``>``) printed every test right in 0.33/0.27/0.12/0.11/0.05 of the
+problems at levels 0-4 (150 seeds each; a reducer replaced, ``k`` left out or the map's factor moved by one up to
+0.04 at level 0): now every such near program fails some test (:func:`palaestra.envs.code._repair.near_specs`).
 """
 
 from __future__ import annotations
@@ -143,7 +148,7 @@ class GoCompileRepair(CompileRepairTask):
     id = "code/go_compile_repair"
     description = "Repair a Go program that fails to compile (unused names, := scoping, int64, missing returns) over turns."
     tags = ("code", "programming", "go", "debugging", "compile-errors", "multi-turn")
-    version = 1
+    version = 2  # v2: hidden tests that every near program (a bound moved by one...) fails
     language, file_name, compiler = "go", "main.go", "The Go compiler (go 1.19)"
     toolchains = ("go",)
 

@@ -10,6 +10,11 @@ Lua stops at the first error, so the prompt shows that one only (as Lua prints i
 path) and each turn uncovers the next: the feedback is Lua's real message, or how many tests passed. The
 whole program is run by the sandbox's Lua 5.4 on every test. Reward 1 when all pass within the attempts.
 The reference is the program before the errors were injected.
+
+Version 2 (red team, round 3, session 43): the hidden tests pin the described program down. In version 1 a program
+with the filter's bound moved by one (``>=`` for ``>``) printed every test right in 0.32/0.21/0.19/0.09/0.07 of the
+problems at levels 0-4 (150 seeds each; a reducer replaced, ``k`` left out or the map's factor moved by one up to
+0.04 at level 0): now every such near program fails some test (:func:`palaestra.envs.code._repair.near_specs`).
 """
 
 from __future__ import annotations
@@ -131,7 +136,7 @@ class LuaLoadRepair(CompileRepairTask):
     description = ("Repair a Lua program that fails to load (continue, +=, !=, else if, <const>), one parser error "
                    "per turn.")
     tags = ("code", "programming", "lua", "debugging", "syntax-errors", "multi-turn")
-    version = 1
+    version = 2  # v2: hidden tests that every near program (a bound moved by one...) fails
     language, file_name, compiler = "lua", "main.lua", "Lua 5.4 (which stops at its first error)"
     toolchains = ("lua",)
     first_error_only = True
