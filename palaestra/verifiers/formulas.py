@@ -299,8 +299,25 @@ def prepare(text: str, variables: Iterable[str], functions: Iterable[str] = BASI
     return s
 
 
+_OPERAND_END = frozenset("0123456789.)]}!|πe") | frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_OPERAND_START = frozenset("0123456789.([{|\\√π") | frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def _product_across_lines(text: str) -> bool:
+    """Whether a line break stands between two operands with no operator at the break (``4ln(2)`` then ``1`` on
+    the next line): that is two answers, one a line, never an implicit product. A break next to an operator
+    (``3e^x +`` then ``2``) continues one formula. Linear in the text."""
+    if "\n" not in text:
+        return False
+    lines = [line.strip() for line in text.split("\n")]
+    lines = [line for line in lines if line]
+    return any(a[-1] in _OPERAND_END and b[0] in _OPERAND_START for a, b in zip(lines, lines[1:]))
+
+
 def _read_plain(text: str, variables: Sequence[str], functions: Sequence[str], constant: bool) -> Expr | None:
     s = text.strip()
+    if _product_across_lines(s):
+        return None
     lead_in = _LEAD_IN.match(s)
     if lead_in and lead_in.end() < len(s):
         s = s[lead_in.end() :]

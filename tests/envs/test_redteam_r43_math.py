@@ -1,0 +1,54 @@
+"""Red-team round 3, session 43 (math envs: numeric answers, exact forms, tool envs): regression tests.
+
+- the shared formula reader (``palaestra.verifiers.formulas``) read a line break between two operands as an
+  implicit product, so a right answer followed by a second line ``1`` (two answers, one a line) scored as the
+  right one: ``4ln(2)`` then ``1`` read as ``4ln(2)*1``, ``y = 3e^x`` then ``x`` as ``3x e^x``. Measured reward of
+  the gold answer followed by a line ``1`` (levels 0-4): calculus/definite_integral 0.00/0.95/0.52/0.33/0.23 (60
+  seeds a level), calculus/ode 0.52/0.00/1.00/1.00/0.95 (60 seeds), geometry/solids 1.00/1.00/1.00/0.40/1.00
+  (50 seeds); now 0 everywhere. A break next to an operator still continues one formula, and fences, ``$$``
+  and ``\\[ \\]`` around a one-line formula are still read.
+
+Each test fails on the version before its fix.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import palaestra
+from palaestra.verifiers.formulas import CALCULUS_FUNCTIONS, evaluate, read_formula
+
+
+def _task(env_id: str):
+    return palaestra.make(env_id, level=0).unwrapped.task
+
+
+def _reward(task, problem, reply: str) -> float:
+    return task.check(problem, f"<answer>{reply}</answer>").reward
+
+
+@pytest.mark.parametrize("env_id", ["calculus/definite_integral", "calculus/ode", "geometry/solids"])
+def test_a_second_line_is_no_implicit_product(env_id: str) -> None:
+    task = _task(env_id)
+    for level in range(task.levels()):
+        for seed in range(8):
+            problem = task.sample(level, seed)
+            assert _reward(task, problem, problem.answer) == 1.0
+            assert _reward(task, problem, f"```\n{problem.answer}\n```") == 1.0
+            for second in ("1", "x", "pi", "(1)"):
+                assert _reward(task, problem, f"{problem.answer}\n{second}") == 0.0, (level, seed, second)
+
+
+def test_formula_reader_line_breaks() -> None:
+    def value(text: str):
+        tree = read_formula(text, [], functions=CALCULUS_FUNCTIONS)
+        return None if tree is None else float(evaluate(tree, {}))
+
+    assert value("4ln(2)\n1") is None
+    assert value("ln(2)\n\n4") is None
+    assert value("\\frac{1}{2}\n\\pi") is None
+    assert read_formula("y = 3e^x\nx", ["x"]) is None
+    assert value("4ln(2) +\n1") == pytest.approx(4 * 0.6931471805599453 + 1)  # an operator at the break: one formula
+    assert read_formula("y = 3e^x\n+ x", ["x"]) is not None
+    for wrapped in ("```\n4ln(2)\n```", "$$\n4ln(2)\n$$", "\\[\n4\\ln 2\n\\]", "Answer:\n4ln(2)"):
+        assert value(wrapped) == pytest.approx(4 * 0.6931471805599453)
