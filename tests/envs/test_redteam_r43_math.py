@@ -52,3 +52,30 @@ def test_formula_reader_line_breaks() -> None:
     assert read_formula("y = 3e^x\n+ x", ["x"]) is not None
     for wrapped in ("```\n4ln(2)\n```", "$$\n4ln(2)\n$$", "\\[\n4\\ln 2\n\\]", "Answer:\n4ln(2)"):
         assert value(wrapped) == pytest.approx(4 * 0.6931471805599453)
+
+
+def test_exact_probability_consecutive_tickets_say_which_reading() -> None:
+    """v2 asked "that two of the numbers drawn are consecutive integers" of three tickets, which also reads as
+    "exactly two" (13 tickets 14-26: 11/26 counting a run of three, 5/13 without); v3 says a run of three counts."""
+    import itertools
+    import re
+    from fractions import Fraction
+
+    task = _task("probability/exact_probability")
+    seen = 0
+    for level in (2, 3, 4):
+        for seed in range(200):
+            problem = task.sample(level, seed)
+            if "consecutive" not in problem.prompt:
+                continue
+            seen += 1
+            assert "that two of the numbers drawn are consecutive" not in problem.prompt
+            low, high = map(int, re.search(r"numbered (\d+) to (\d+)", problem.prompt).groups())
+            k = 3 if "three tickets" in problem.prompt else 2
+            if k == 3:
+                assert "some two of the three numbers drawn are consecutive integers (three in a row counts too)" in \
+                    problem.prompt
+            draws = list(itertools.combinations(range(low, high + 1), k))
+            hits = sum(any(b - a == 1 for a, b in zip(d, d[1:])) for d in draws)
+            assert Fraction(problem.answer) == Fraction(hits, len(draws))
+    assert seen >= 10
