@@ -100,6 +100,26 @@ def _braced(text: str, start: int) -> tuple[str, int]:
     return text[start + 1 : end], end + 1
 
 
+def _frac_argument(text: str, start: int) -> tuple[str, int]:
+    r"""An argument of ``\frac`` from ``start`` on (spaces skipped), as LaTeX reads one: a brace group, a control word
+    (``\pi``) or a single character, so ``\frac12`` is ``\frac{1}{2}`` and ``\frac\pi4`` is ``\frac{\pi}{4}``."""
+    j = start
+    while j < len(text) and text[j] == " ":
+        j += 1
+    if j >= len(text) or text[j] in "}^_":
+        raise _Unreadable
+    if text[j] == "{":
+        return _braced(text, j)
+    if text[j] == "\\":
+        end = j + 1
+        while end < len(text) and text[end].isalpha():
+            end += 1
+        if end == j + 1:
+            raise _Unreadable
+        return text[j:end], end
+    return text[j], j + 1
+
+
 def _latex_structures(text: str, budget: list[int]) -> str:
     r"""``\frac{a}{b}`` -> ``((a)/(b))``, ``\sqrt[n]{a}`` -> ``((a)**(1/(n)))``, ``\sqrt{a}`` -> ``sqrt(a)``,
     ``^{a}`` -> ``^(a)``, innermost structures included; bounded by ``budget`` rewrites."""
@@ -109,20 +129,11 @@ def _latex_structures(text: str, budget: list[int]) -> str:
         if budget[0] < 0:
             raise _Unreadable
         if text.startswith("\\frac", i):
-            j = i + 5
-            while j < len(text) and text[j] == " ":
-                j += 1
-            if j < len(text) and text[j] == "{":
-                top, j = _braced(text, j)
-                while j < len(text) and text[j] == " ":
-                    j += 1
-                if j >= len(text) or text[j] != "{":
-                    raise _Unreadable
-                bottom, j = _braced(text, j)
-                out.append(f"(({_latex_structures(top, budget)})/({_latex_structures(bottom, budget)}))")
-                i = j
-                continue
-            raise _Unreadable
+            top, j = _frac_argument(text, i + 5)
+            bottom, j = _frac_argument(text, j)
+            out.append(f"(({_latex_structures(top, budget)})/({_latex_structures(bottom, budget)}))")
+            i = j
+            continue
         if text.startswith("\\sqrt", i):
             j = i + 5
             index = None
