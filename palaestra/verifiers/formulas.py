@@ -100,6 +100,26 @@ def _braced(text: str, start: int) -> tuple[str, int]:
     return text[start + 1 : end], end + 1
 
 
+def _frac_argument(text: str, start: int) -> tuple[str, int]:
+    r"""An argument of ``\frac`` from ``start`` on (spaces skipped), as LaTeX reads one: a brace group, a control word
+    (``\pi``) or a single character, so ``\frac12`` is ``\frac{1}{2}`` and ``\frac\pi4`` is ``\frac{\pi}{4}``."""
+    j = start
+    while j < len(text) and text[j] == " ":
+        j += 1
+    if j >= len(text) or text[j] in "}^_":
+        raise _Unreadable
+    if text[j] == "{":
+        return _braced(text, j)
+    if text[j] == "\\":
+        end = j + 1
+        while end < len(text) and text[end].isalpha():
+            end += 1
+        if end == j + 1:
+            raise _Unreadable
+        return text[j:end], end
+    return text[j], j + 1
+
+
 def _latex_structures(text: str, budget: list[int]) -> str:
     r"""``\frac{a}{b}`` -> ``((a)/(b))``, ``\sqrt[n]{a}`` -> ``((a)**(1/(n)))``, ``\sqrt{a}`` -> ``sqrt(a)``,
     ``^{a}`` -> ``^(a)``, innermost structures included; bounded by ``budget`` rewrites."""
@@ -109,20 +129,11 @@ def _latex_structures(text: str, budget: list[int]) -> str:
         if budget[0] < 0:
             raise _Unreadable
         if text.startswith("\\frac", i):
-            j = i + 5
-            while j < len(text) and text[j] == " ":
-                j += 1
-            if j < len(text) and text[j] == "{":
-                top, j = _braced(text, j)
-                while j < len(text) and text[j] == " ":
-                    j += 1
-                if j >= len(text) or text[j] != "{":
-                    raise _Unreadable
-                bottom, j = _braced(text, j)
-                out.append(f"(({_latex_structures(top, budget)})/({_latex_structures(bottom, budget)}))")
-                i = j
-                continue
-            raise _Unreadable
+            top, j = _frac_argument(text, i + 5)
+            bottom, j = _frac_argument(text, j)
+            out.append(f"(({_latex_structures(top, budget)})/({_latex_structures(bottom, budget)}))")
+            i = j
+            continue
         if text.startswith("\\sqrt", i):
             j = i + 5
             index = None
@@ -299,8 +310,25 @@ def prepare(text: str, variables: Iterable[str], functions: Iterable[str] = BASI
     return s
 
 
+_OPERAND_END = frozenset("0123456789.)]}!|πe") | frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_OPERAND_START = frozenset("0123456789.([{|\\√π") | frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def _product_across_lines(text: str) -> bool:
+    """Whether a line break stands between two operands with no operator at the break (``4ln(2)`` then ``1`` on
+    the next line): that is two answers, one a line, never an implicit product. A break next to an operator
+    (``3e^x +`` then ``2``) continues one formula. Linear in the text."""
+    if "\n" not in text:
+        return False
+    lines = [line.strip() for line in text.split("\n")]
+    lines = [line for line in lines if line]
+    return any(a[-1] in _OPERAND_END and b[0] in _OPERAND_START for a, b in zip(lines, lines[1:]))
+
+
 def _read_plain(text: str, variables: Sequence[str], functions: Sequence[str], constant: bool) -> Expr | None:
     s = text.strip()
+    if _product_across_lines(s):
+        return None
     lead_in = _LEAD_IN.match(s)
     if lead_in and lead_in.end() < len(s):
         s = s[lead_in.end() :]

@@ -154,6 +154,8 @@ class RowInduction:
             try:
                 if predictions(prims, examples, inputs[-1], config.depth) != {outputs[-1]}:
                     return None
+                if config.depth > 1 and predictions(prims, examples, inputs[-1], config.depth - 1):
+                    return None  # a shorter program fits the examples: the steps collapse (recolour 9, recolour 3)
             except BudgetExceeded:
                 return None
             return [p.name for p in program], examples, inputs[-1], outputs[-1]
