@@ -34,7 +34,7 @@ class Limits:
     """Resource limits for one run (or one session cell)."""
 
     wall_seconds: float = 5.0
-    cpu_seconds: float = 5.0
+    cpu_seconds: float = 5.0  # may be fractional: a program past it times out (the kernel stops it at the next second)
     memory_bytes: int = 256 * 2**20
     processes: int = 16
     output_bytes: int = 1 * 2**20  # stdout and stderr each

@@ -1260,10 +1260,15 @@ class Server:
         elif error is None and not compile_failed:
             sig = int(signal.SIGKILL)  # the monitor itself was killed, and the program with it
         cpu = cgroup.cpu_seconds() if cgroup is not None else job.cpu
-        cpu_rlimit = max(1, -(-float(job.limits["cpu_seconds"]) // 1))
+        cpu_limit = float(job.limits["cpu_seconds"])
+        cpu_rlimit = max(1, -(-cpu_limit // 1))
         program_cpu = report.get("cpu", 0.0) - compiled.get("cpu", 0.0)  # wait4 counts the compiler too
+        # RLIMIT_CPU counts whole seconds, so a fractional limit (0.5 s) would be a whole one (1 s): a program that
+        # used more than its limit timed out, whatever stopped it (the kernel stops it at the next whole second).
         over_cpu = job.sid is None and (
-            sig == signal.SIGXCPU or (sig == signal.SIGKILL and program_cpu >= cpu_rlimit - 0.05)
+            sig == signal.SIGXCPU
+            or (sig == signal.SIGKILL and program_cpu >= cpu_rlimit - 0.05)
+            or (wait_status is not None and program_cpu > cpu_limit)
         )
         oom = error is None and cgroup is not None and cgroup.oom_kills() > 0
         start = job.run_start if job.run_start is not None else job.start
