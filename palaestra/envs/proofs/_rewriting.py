@@ -21,6 +21,7 @@ from typing import Any
 from palaestra.core import Problem, Task, Verdict, retry
 from palaestra.envs.proofs._logic import Token, tokenize
 from palaestra.verifiers.blocks import read_block, without_end_of_proof
+from palaestra.verifiers.normalize import strip_wrappers
 
 Term = tuple[Any, ...]
 MAX_DEPTH = 60
@@ -223,7 +224,7 @@ class Algebra:
         """The terms of a chain ``t0 = t1 = ...`` (one line or many), or why it cannot be read."""
         if not isinstance(text, str) or len(text) > MAX_CHAIN_CHARS:
             return "the chain is missing or too long"
-        block = read_block(text, leading="strip")
+        block = read_block(strip_wrappers(text), leading="strip")  # "Answer: t0 = t1", a chain in $...$ or \boxed{}
         if block is None:
             return "expected terms separated by ="
         rows = without_end_of_proof([row for row in block if row.strip()])

@@ -32,6 +32,7 @@ from palaestra.core.task import Growth
 from palaestra.envs.proofs import _rewriting as rewriting
 from palaestra.envs.proofs._logic import Token, tokenize
 from palaestra.verifiers.blocks import read_block, without_end_of_proof
+from palaestra.verifiers.normalize import strip_wrappers
 
 Term = tuple[Any, ...]  # ("e",), ("var", "a"), ("mul", s, t), ("inv", s); patterns add ("pv", "x")
 E: Term = ("e",)
@@ -282,7 +283,7 @@ def read_chain(text: str, letters: str, max_terms: int = MAX_TERMS,
         return "the chain is missing"
     if len(text) > max_chars:
         return f"the chain is longer than {max_chars} characters"
-    block = read_block(text, leading="strip")
+    block = read_block(strip_wrappers(text), leading="strip")  # "Answer: t0 = t1", a chain in $...$ or \boxed{}
     if block is None:
         return "expected terms separated by ="
     rows = without_end_of_proof([row for row in block if row.strip()])
