@@ -2,8 +2,12 @@
 
 Run the suite as CI does, with a JUnit report, then project::
 
-    CI=true python -m pytest -n 2 -q --junitxml=/tmp/ci.xml
-    python bench/ci_projection.py /tmp/ci.xml [--workers 2] [--envs 500 1000]
+    CI=true python -m pytest -n auto -q --junitxml=/tmp/ci.xml
+    python bench/ci_projection.py /tmp/ci.xml [--workers 3] [--envs 500 1000]
+
+``--workers`` is the run's worker count: ``-n auto`` starts one more than the CPUs (3 on CI's 2-core host; see
+``tests/conftest.py``), ``-n 2`` two. With more workers than cores the test times stretch by the sharing, and the
+sum divided by the workers is still the wall time the tests fill.
 
 The report gives every test's time. The per-env part of the suite is the contract kit's tests of
 each env (``tests/contract/test_kit.py``: every check, the golden snapshot, determinism across
@@ -33,7 +37,8 @@ PER_ENV = re.compile(r"^test_(?:contract|golden_snapshot|determinism_across_proc
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("junit", help="the report of `pytest --junitxml=FILE` (a full CI-mode run)")
-    parser.add_argument("--workers", type=int, default=2, help="pytest-xdist workers of that run (-n)")
+    parser.add_argument("--workers", type=int, default=3,
+                        help="pytest-xdist workers of that run (-n; -n auto on a 2-CPU host: 3)")
     parser.add_argument("--envs", type=int, nargs="*", default=[500, 1000], help="env counts to project to")
     args = parser.parse_args(argv)
 
